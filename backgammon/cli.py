@@ -1,0 +1,67 @@
+"""The ``backgammon`` console command.
+
+Sub-commands so far (the terminal game comes with ``backgammon play``):
+
+* ``backgammon show [POSITION_ID]`` — draw a position.
+* ``backgammon moves POSITION_ID DICE`` — list the legal plays of a roll (``DICE`` like
+  ``31`` or ``3-1``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .errors import BackgammonError
+from .position import Position
+
+
+def _dice(text: str) -> tuple[int, int]:
+    digits = [c for c in text if c.isdigit()]
+    if len(digits) != 2 or not all("1" <= c <= "6" for c in digits):
+        raise argparse.ArgumentTypeError(f"{text!r}: dice are two digits 1-6, like 31 or 3-1")
+    return int(digits[0]), int(digits[1])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``backgammon`` command."""
+    parser = argparse.ArgumentParser(
+        prog="backgammon",
+        description="Backgammon: exact rules, notations, games and matches.",
+    )
+    parser.add_argument("--version", action="version", version=f"backgammon {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    show = sub.add_parser("show", help="draw a position given by its gnubg Position ID")
+    show.add_argument("position_id", nargs="?", default=Position.initial().position_id())
+    moves = sub.add_parser("moves", help="list every legal play of a roll in a position")
+    moves.add_argument("position_id", help="gnubg Position ID, from the side on roll")
+    moves.add_argument("dice", type=_dice, help="the roll, like 31 or 3-1")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "show":
+            print(Position.from_position_id(args.position_id))
+        elif args.command == "moves":
+            pos = Position.from_position_id(args.position_id)
+            plays = pos.legal_moves(args.dice)
+            if not plays:
+                print("no legal play: the turn passes")
+            for i, move in enumerate(plays, 1):
+                print(f"{i:4}. {move}")
+        else:
+            parser.print_help()
+    except BackgammonError as exc:
+        print(f"backgammon: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
