@@ -3,7 +3,7 @@
 >>> import backgammon
 >>> pos = backgammon.Position.initial()
 >>> [str(m) for m in pos.legal_moves((6, 5))][:3]
-['24/13', '24/18 13/8', '13/8 13/7']
+['24/13', '24/18 13/8', '24/18 8/3']
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ Output, one row per distinct resulting position (R12):
   (who is on roll next): the opponent's slots first, then the mover's.
 * ``steps[k]`` — up to four unit steps ``(from, to, hit)`` in the mover's numbering
   (25 = bar, 0 = off); unused steps have ``from == -1``. Steps are in the order played.
+  ``hit`` marks the step that hit: the first to land on a blot, in the order played.
 
 Search: a depth-first search over dice orders in which each step starts on a point no
 higher than the step before. Any play that is legal in some order is also legal in that
@@ -64,7 +65,7 @@ def _can_step(b: Any, o: Any, src: int, die: int) -> bool:
         return False
     dst = src - die
     if dst >= 1:
-        return o[dst] < 2  # R3 / R10
+        return bool(o[dst] < 2)  # R3 / R10
     # bearing off: R16 all home
     hi = _highest(b)
     if hi > 6:
@@ -126,7 +127,7 @@ def _record(b: Any, o: Any, path: Any, depth: int, die1: int, st: Any,
 
 
 @njit(cache=True, nogil=True)
-def _search(b: Any, o: Any, seq: Any, nseq: int, st: Any, boards: Any, steps: Any,
+def _search(key: Any, b: Any, o: Any, seq: Any, nseq: int, st: Any, boards: Any, steps: Any,
             dies: Any, table: Any) -> None:
     """Depth-first search over the dice in ``seq`` (see the module docstring).
 
@@ -215,15 +216,15 @@ def generate(key: Any, d1: int, d2: int, boards: Any, steps: Any, dies: Any,
     st[2] += 1
     if d1 == d2:
         seq = np.full(4, d1, np.int64)
-        _search(b, o, seq, 4, st, boards, steps, dies, table)
+        _search(key, b, o, seq, 4, st, boards, steps, dies, table)
     else:
         seq = np.empty(2, np.int64)
         seq[0] = d1
         seq[1] = d2
-        _search(b, o, seq, 2, st, boards, steps, dies, table)
+        _search(key, b, o, seq, 2, st, boards, steps, dies, table)
         seq[0] = d2
         seq[1] = d1
-        _search(b, o, seq, 2, st, boards, steps, dies, table)
+        _search(key, b, o, seq, 2, st, boards, steps, dies, table)
     n = st[0]
     if st[1] == 1 and d1 != d2 and n > 0:
         # R11: only one die can be played; play the larger one if it can be
@@ -243,7 +244,7 @@ def generate(key: Any, d1: int, d2: int, boards: Any, steps: Any, dies: Any,
                         dies[m] = dies[k]
                     m += 1
             n = m
-    return n
+    return int(n)
 
 
 def scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -19,6 +19,7 @@ __all__ = [
     "IllegalMoveError",
     "AmbiguousMoveError",
     "IllegalActionError",
+    "DiceExhaustedError",
 ]
 
 
@@ -48,3 +49,7 @@ class AmbiguousMoveError(BackgammonError):
 
 class IllegalActionError(BackgammonError):
     """A game action taken out of turn or against the rules (doubling after rolling...)."""
+
+
+class DiceExhaustedError(BackgammonError):
+    """A scripted dice source (:class:`~backgammon.dice.ScriptedDice`) has no rolls left."""

@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from .errors import InvalidMoveError
 
-__all__ = ["Step", "Move", "BAR", "OFF"]
+__all__ = ["Step", "Move", "BAR", "OFF", "parse_hops"]
 
 #: The bar, as a point number in the mover's numbering.
 BAR = 25
@@ -84,9 +84,20 @@ def _chains(steps: Iterable[Step]) -> list[tuple[Step, ...]]:
     Hops are sorted from the highest starting point down (ties: the longer hop... i.e. the
     higher destination first); each journey takes the next unused hop that starts where it
     ended. Within a journey, hops are merged across points where nothing was hit, so
-    ``24/18 18/13`` becomes ``24/13`` but ``8/5* 5/1`` stays ``8/5*/1``.
+    ``24/18 18/13`` becomes ``24/13`` but ``8/5* 5/1`` stays ``8/5*/1`` (and a second
+    checker through the same point stays ``8/5/1``: ``13/9*/5*(2)``).
     """
     pool = sorted(steps, key=lambda s: (-s.src, -s.dst, not s.hit))
+    # Only the first checker to land on a point can hit there: played highest point first,
+    # that is the first hop in this order ("13/9*(2)" is one hit, "6/1* 3/1" too).
+    hit_points = {s.dst for s in pool if s.hit}
+    stops = set(hit_points)  # journeys keep these points, whoever hit there
+    for k, s in enumerate(pool):
+        if s.dst in hit_points:
+            hit_points.discard(s.dst)
+            pool[k] = Step(s.src, s.dst, True)
+        elif s.hit:
+            pool[k] = Step(s.src, s.dst, False)
     used = [False] * len(pool)
     chains: list[tuple[Step, ...]] = []
     for i, first in enumerate(pool):
@@ -101,7 +112,7 @@ def _chains(steps: Iterable[Step]) -> list[tuple[Step, ...]]:
                     used[j] = True
                     nxt = pool[j]
                     last = chain[-1]
-                    if last.hit:
+                    if last.dst in stops:
                         chain.append(nxt)
                     else:
                         chain[-1] = Step(last.src, nxt.dst, nxt.hit)
@@ -110,6 +121,41 @@ def _chains(steps: Iterable[Step]) -> list[tuple[Step, ...]]:
                 break
         chains.append(tuple(chain))
     return chains
+
+
+def parse_hops(text: str) -> list[Step]:
+    """The hops written in ``text``, as written (no merging); see :meth:`Move.parse`.
+
+    >>> parse_hops("8/5/1")
+    [Step(src=8, dst=5, hit=False), Step(src=5, dst=1, hit=False)]
+    """
+    source = text
+    cleaned = text.strip().lower().replace(",", " ")
+    if cleaned in ("", "pass", "-", "cannot move", "no move"):
+        return []
+    steps: list[Step] = []
+    for token in cleaned.split():
+        m = _TOKEN.match(token)
+        if m is None:
+            raise InvalidMoveError(
+                f"{source!r}: {token!r} is not a checker move like 24/18, bar/22*, 6/off or 13/7(2)"
+            )
+        points = [(_point_value(p, source), star == "*") for p, star in _POINT.findall(m["path"])]
+        if points[0][1]:
+            raise InvalidMoveError(f"{source!r}: {token!r} marks a hit on its starting point")
+        hops = []
+        for (src, _), (dst, hit) in zip(points, points[1:]):
+            if src == OFF or dst == BAR:
+                raise InvalidMoveError(f"{source!r}: {token!r} moves from off or onto the bar")
+            if dst >= src:
+                raise InvalidMoveError(f"{source!r}: {token!r} moves backwards")
+            if hit and dst == OFF:
+                raise InvalidMoveError(f"{source!r}: {token!r} hits off the board")
+            hops.append(Step(src, dst, hit))
+        steps.extend(hops * int(m["count"] or 1))
+    if len(steps) > 16:
+        raise InvalidMoveError(f"{source!r}: too many checker moves for one play")
+    return steps
 
 
 class Move:
@@ -162,47 +208,20 @@ class Move:
         >>> str(Move.parse("24-20(2), 13-9(2)"))
         '24/20(2) 13/9(2)'
         """
-        source = text
-        cleaned = text.strip().lower().replace(",", " ")
-        if cleaned in ("", "pass", "-", "cannot move", "no move"):
-            return cls(())
-        steps: list[Step] = []
-        for token in cleaned.split():
-            m = _TOKEN.match(token)
-            if m is None:
-                raise InvalidMoveError(
-                    f"{source!r}: {token!r} is not a checker move like 24/18, bar/22*, 6/off or 13/7(2)"
-                )
-            points = [(_point_value(p, source), star == "*") for p, star in _POINT.findall(m["path"])]
-            if points[0][1]:
-                raise InvalidMoveError(f"{source!r}: {token!r} marks a hit on its starting point")
-            hops = []
-            for (src, _), (dst, hit) in zip(points, points[1:]):
-                if src == OFF or dst == BAR:
-                    raise InvalidMoveError(f"{source!r}: {token!r} moves from off or onto the bar")
-                if dst >= src:
-                    raise InvalidMoveError(f"{source!r}: {token!r} moves backwards")
-                if hit and dst == OFF:
-                    raise InvalidMoveError(f"{source!r}: {token!r} hits off the board")
-                hops.append(Step(src, dst, hit))
-            if any(h.src == OFF for h in hops[1:]):
-                raise InvalidMoveError(f"{source!r}: {token!r} goes on after bearing off")
-            count = int(m["count"] or 1)
-            steps.extend(hops * count)
-        if len(steps) > 16:
-            raise InvalidMoveError(f"{source!r}: too many checker moves for one play")
-        return cls(steps)
+        return cls(parse_hops(text))
 
     def __str__(self) -> str:
         chains = [
             _point_text(c[0].src) + "".join(f"/{_point_text(s.dst)}{'*' if s.hit else ''}" for s in c)
             for c in self._chains
         ]
+        # checkers making the same journey are counted, "13/9*(2)": the first one hit
+        routes = [tuple((s.src, s.dst) for s in c) for c in self._chains]
         out: list[str] = []
         i = 0
         while i < len(chains):
             j = i
-            while j + 1 < len(chains) and chains[j + 1] == chains[i]:
+            while j + 1 < len(chains) and routes[j + 1] == routes[i]:
                 j += 1
             out.append(chains[i] if j == i else f"{chains[i]}({j - i + 1})")
             i = j + 1

@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidIdError, InvalidPositionError
-from .move import BAR, OFF, Move, Step
+from .move import BAR, OFF, Move, Step, parse_hops
 
 if TYPE_CHECKING:
     import numpy as np
@@ -255,7 +255,9 @@ class Position:
         """
         me = list(self._key[:25])
         opp = list(self._key[25:])
-        for step in move.steps:
+        # Moves first, highest point first (the bar first, R13), then bearing off (R16).
+        hops = sorted(move.steps, key=lambda s: (s.dst == OFF, -s.src))
+        for step in hops:
             src, dst = step.src, step.dst
             if me[src - 1] == 0:
                 raise IllegalMoveError(
@@ -263,22 +265,21 @@ class Position:
                 )
             if me[24] and src != BAR:
                 raise IllegalMoveError(f"{str(move)!r}: enter from the bar first (R13) in {self.position_id()}")
+            me[src - 1] -= 1
             if dst == OFF:
-                me[src - 1] -= 1
-                if any(me[6:25]):
-                    raise IllegalMoveError(
-                        f"{str(move)!r}: bearing off with checkers outside the home board (R16) "
-                        f"in {self.position_id()}"
-                    )
                 continue
             theirs = opp[24 - dst]
             if theirs >= 2:
+                me[src - 1] += 1
                 raise IllegalMoveError(f"{str(move)!r}: point {dst} is blocked (R3) in {self.position_id()}")
-            me[src - 1] -= 1
             me[dst - 1] += 1
             if theirs == 1:
                 opp[24 - dst] = 0
                 opp[24] += 1
+        if any(s.dst == OFF for s in hops) and any(me[6:25]):
+            raise IllegalMoveError(
+                f"{str(move)!r}: bearing off with checkers outside the home board (R16) in {self.position_id()}"
+            )
         return Position._from_key(bytes(opp) + bytes(me))
 
     def parse_move(self, text: str, dice: Dice) -> Move:
@@ -294,7 +295,8 @@ class Position:
         """
         d1, d2 = _check_dice(dice, self)
         legal = _generate(self, d1, d2)
-        wanted = Move.parse(text)
+        hops = parse_hops(text)
+        wanted = Move(hops)
         if not legal:
             if wanted.is_pass():
                 return wanted
@@ -316,7 +318,7 @@ class Position:
         target = bytes(me[:25])
         opp = self._key[25:]
         blots = {25 - q for q in range(1, 25) if opp[q - 1] == 1}
-        implied = {s.dst for s in wanted.steps if s.dst in blots} | {s.dst for s in wanted.steps if s.hit}
+        implied = {s.dst for s in hops if s.dst in blots or s.hit}
         if any(p not in blots for p in implied):
             raise IllegalMoveError(f"{text!r}: marks a hit where there is no blot, in {self.position_id()}")
         candidates = [i for i in range(len(legal)) if legal.mover_after(i) == target]

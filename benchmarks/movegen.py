@@ -1,0 +1,85 @@
+"""Move-generation speed: ``len(position.legal_moves(dice))`` against gnubg-nn's ``moves()``.
+
+Usage (from the repository root, after ``make test`` has installed the bench extra)::
+
+    .venv/bin/python benchmarks/movegen.py [--cases 5000] [--repeat 5]
+
+Both generators run over the same fixed, seeded set of (position, roll) cases taken from
+random games; each rate is resulting positions per second, best of ``--repeat`` passes. The
+last line is the ratio ours / gnubg-nn. The public API is what is timed: a Position method
+call that returns a LegalMoves sequence, the compiled kernel behind it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from backgammon import Position  # noqa: E402
+
+
+def cases(n: int, seed: int = 1) -> list[tuple[Position, tuple[int, int]]]:
+    rng = random.Random(seed)
+    out: list[tuple[Position, tuple[int, int]]] = []
+    while len(out) < n:
+        pos = Position.initial()
+        while not pos.is_game_over() and len(out) < n:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            out.append((pos, dice))
+            plays = pos.legal_moves(dice)
+            pos = plays.position(rng.randrange(len(plays))) if plays else pos.swap()
+    return out
+
+
+def best_rate(fn: object, repeat: int) -> tuple[float, int]:
+    best = 0.0
+    total = 0
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        total = fn()  # type: ignore[operator]
+        dt = time.perf_counter() - t0
+        best = max(best, total / dt)
+    return best, total
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cases", type=int, default=5000)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+
+    data = cases(args.cases)
+    print(f"{len(data)} (position, roll) cases from seeded random games")
+
+    def ours() -> int:
+        return sum(len(pos.legal_moves(d)) for pos, d in data)
+
+    ours()  # warm the compiled kernel
+    rate_ours, n_ours = best_rate(ours, args.repeat)
+    print(f"backgammon legal_moves: {rate_ours:,.0f} resulting positions/s ({n_ours} per pass)")
+
+    try:
+        import gnubg_nn
+    except ImportError:
+        print("gnubg-nn is not installed (pip install '.[bench]'): no reference to compare with")
+        return 1
+    boards = [(gnubg_nn.board_from_position_id(pos.position_id()), d) for pos, d in data]
+
+    def theirs() -> int:
+        return sum(len(gnubg_nn.moves(b, d[0], d[1])) for b, d in boards)
+
+    rate_ref, n_ref = best_rate(theirs, args.repeat)
+    print(f"gnubg-nn moves():       {rate_ref:,.0f} resulting positions/s ({n_ref} per pass)")
+    if n_ref != n_ours:
+        print(f"warning: the generators disagree on the number of plays ({n_ours} vs {n_ref})")
+    print(f"ratio backgammon/gnubg-nn: {rate_ours / rate_ref:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
