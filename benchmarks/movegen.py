@@ -58,7 +58,7 @@ def startup() -> None:
     )
     root = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=root)
-    subprocess.run([sys.executable, "-c", code], env=env, check=True)  # warms the cache
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)  # warm the cache
     runs = [
         subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True)
         .stdout.split()
