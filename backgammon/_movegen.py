@@ -148,8 +148,7 @@ def _search(key: Any, b: Any, o: Any, seq: Any, nseq: int, st: Any, boards: Any,
             cursor[depth] = src - 1
             moved[depth] = True
             dst = src - die
-            if dst < 0:
-                dst = 0
+            dst = max(dst, 0)
             hit = 0
             b[src] -= 1
             if dst == 0:

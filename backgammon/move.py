@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from .errors import InvalidMoveError
 
-__all__ = ["Step", "Move", "BAR", "OFF", "parse_hops"]
+__all__ = ["BAR", "OFF", "Move", "Step", "parse_hops"]
 
 #: The bar, as a point number in the mover's numbering.
 BAR = 25
@@ -167,7 +167,7 @@ class Move:
     True
     """
 
-    __slots__ = ("_chains", "_steps", "_key", "_hash")
+    __slots__ = ("_chains", "_hash", "_key", "_steps")
 
     def __init__(self, steps: Iterable[Step | tuple[int, int] | tuple[int, int, bool]] = ()) -> None:
         raw: list[Step] = []

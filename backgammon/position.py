@@ -30,7 +30,7 @@ from .move import BAR, OFF, Move, Step, parse_hops
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["Position", "LegalMoves", "Dice"]
+__all__ = ["Dice", "LegalMoves", "Position"]
 
 Dice = tuple[int, int]
 
@@ -46,7 +46,7 @@ class Position:
     point ``25 - q``.
     """
 
-    __slots__ = ("_key", "_hash")
+    __slots__ = ("_hash", "_key")
 
     _key: bytes
 
@@ -306,7 +306,7 @@ class Position:
         if wanted.is_pass():
             raise IllegalMoveError(
                 f"{text!r}: a play is required with {d1}-{d2} in {self.position_id()}"
-                f" (for example {str(legal[0])})"
+                f" (for example {legal[0]!s})"
             )
         # Where do the checkers go? (intermediate stops cancel out)
         me = list(self._key[:25]) + [15 - sum(self._key[:25])]  # index 25 = borne off
@@ -358,7 +358,7 @@ class LegalMoves(Sequence[Move]):
     evaluation.
     """
 
-    __slots__ = ("_origin", "_dice", "_boards", "_steps", "_cache")
+    __slots__ = ("_boards", "_cache", "_dice", "_origin", "_steps")
 
     def __init__(self, origin: Position, dice: Dice, boards: np.ndarray, steps: np.ndarray) -> None:
         self._origin = origin

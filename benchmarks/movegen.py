@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from backgammon import Position  # noqa: E402
+from backgammon import Position
 
 
 def cases(n: int, seed: int = 1) -> list[tuple[Position, tuple[int, int]]]:

@@ -34,7 +34,7 @@ def positions(draw: st.DrawFn) -> Position:
         p = draw(st.sampled_from(points))
         me[p - 1] += 1
     owned = {p for p in range(1, 25) if me[p - 1]}
-    free = [p for p in range(0, 25) if p not in owned]  # 0 = opponent's bar
+    free = [p for p in range(25) if p not in owned]  # 0 = opponent's bar
     for _ in range(n_opp):
         p = draw(st.sampled_from(free))
         if p == 0:

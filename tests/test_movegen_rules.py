@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 
 from backgammon import Position
-
 from tests.conftest import board
 
 # (rule, description, position, dice, expected plays as text)
