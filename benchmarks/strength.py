@@ -1,0 +1,319 @@
+"""Bot strength: two bots play cubeless money games with duplicate dice.
+
+Usage (from the repository root)::
+
+    PYTHONPATH=. .venv/bin/python benchmarks/strength.py pubeval random --games 1000
+    PYTHONPATH=. .venv/bin/python benchmarks/strength.py pubeval pubeval --games 1000 --seed 7
+
+Each dice sequence is played twice with the sides swapped: in the first game of a pair the
+first bot sits in seat 0 and the second in seat 1, in the second game they change seats and
+the seats get the same dice (the same opening roll, then the same rolls in the same order),
+so luck largely cancels. ``--games`` counts games (an odd number is rounded up to a whole
+pair); all sequences derive from ``--seed``, and so do the bots' own random streams, so a
+run is reproducible whatever ``--workers`` is.
+
+A game: the opening roll (R4) — each seat throws one die, equal dice are thrown again, the
+higher die moves first and plays both numbers — then the seats alternate, rolling two dice;
+the bot picks one of the legal plays and a seat with none loses its turn (R11). The winner
+(R21) scores 1, a gammon 2, a backgammon 3 (R22–R24); there is no cube. The figure printed
+is the first bot's mean points per game, with its standard error computed over the
+duplicate pairs (the two games of a pair are not independent). A progress bar goes to
+stderr (``rich`` when it is installed, plain text otherwise).
+
+This loop is deliberately self-contained (Position / legal_moves only), independent of
+:class:`backgammon.game.Game`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from backgammon import Position
+from backgammon.bots import Bot, available, load
+
+#: A game longer than this many plays is a bug in a bot or in the move generator.
+MAX_PLIES = 10_000
+
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """One game: the winning seat (0 or 1) and the points it scored (1, 2 or 3)."""
+
+    winner: int
+    points: int
+
+
+def play_game(bots: tuple[Bot, Bot], dice: random.Random) -> GameOutcome:
+    """One cubeless game between ``bots[0]`` (seat 0) and ``bots[1]`` (seat 1), with dice
+    drawn from ``dice``."""
+    while True:  # the opening roll (R4): one die each, equal dice thrown again
+        first, second = dice.randint(1, 6), dice.randint(1, 6)
+        if first != second:
+            break
+    turn = 0 if first > second else 1
+    roll = (first, second)
+    pos = Position.initial()
+    for _ in range(MAX_PLIES):
+        legal = pos.legal_moves(roll)
+        if legal:
+            index = bots[turn].choose_index(legal)
+            if not 0 <= index < len(legal):
+                raise RuntimeError(f"{bots[turn]!r} chose play {index} of {len(legal)}")
+            pos = legal.position(index)  # seen from the other seat, now on roll
+            if pos.borne_off()[1] == 15:
+                return GameOutcome(turn, _points(pos))
+        else:
+            pos = pos.swap()
+        turn ^= 1
+        roll = (dice.randint(1, 6), dice.randint(1, 6))
+    raise RuntimeError(f"no result after {MAX_PLIES} plays (position {pos.position_id()})")
+
+
+def _points(after: Position) -> int:
+    """Points for the winner; ``after`` is seen from the loser (on roll next)."""
+    if after.borne_off()[0]:
+        return 1  # R22
+    # R24: a loser's checker on the bar (index 24) or in the winner's home board (the
+    # loser's points 19-24, indices 18-23) makes a backgammon; otherwise a gammon (R23).
+    return 3 if any(after.player[18:25]) else 2
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """The two games of duplicate pair ``index``, as points for the first bot."""
+
+    index: int
+    first: int  # first bot in seat 0
+    second: int  # first bot in seat 1, same dice
+
+
+def play_pair(task: tuple[str, str, int, int]) -> PairResult:
+    """Duplicate pair ``index``: both games, dice and bot seeds derived from ``seed``."""
+    name_a, name_b, seed, index = task
+    results: list[int] = []
+    for game in (0, 1):
+        a = load(name_a, seed=random.Random(f"{seed}:{index}:{game}:a"))
+        b = load(name_b, seed=random.Random(f"{seed}:{index}:{game}:b"))
+        dice = random.Random(f"{seed}:{index}:dice")
+        bots = (a, b) if game == 0 else (b, a)
+        outcome = play_game(bots, dice)
+        seat_of_a = game
+        results.append(outcome.points if outcome.winner == seat_of_a else -outcome.points)
+    return PairResult(index, results[0], results[1])
+
+
+@dataclass
+class Tally:
+    """Running totals, from the first bot's side."""
+
+    pairs: list[PairResult] = field(default_factory=list)
+
+    def add(self, pair: PairResult) -> None:
+        self.pairs.append(pair)
+
+    @property
+    def games(self) -> int:
+        return 2 * len(self.pairs)
+
+    def points(self) -> list[int]:
+        return [p for pair in sorted(self.pairs, key=lambda r: r.index) for p in (pair.first, pair.second)]
+
+    def mean(self) -> float:
+        pts = self.points()
+        return sum(pts) / len(pts) if pts else 0.0
+
+    def stderr(self) -> float:
+        """Standard error of the mean points per game, over duplicate pairs."""
+        per_pair = [(p.first + p.second) / 2 for p in sorted(self.pairs, key=lambda r: r.index)]
+        n = len(per_pair)
+        if n < 2:
+            return math.nan
+        m = sum(per_pair) / n
+        var = sum((x - m) ** 2 for x in per_pair) / (n - 1)
+        return math.sqrt(var / n)
+
+    def naive_stderr(self) -> float:
+        """Standard error as if all games were independent (for comparison)."""
+        pts = self.points()
+        n = len(pts)
+        if n < 2:
+            return math.nan
+        m = sum(pts) / n
+        return math.sqrt(sum((x - m) ** 2 for x in pts) / (n - 1) / n)
+
+    def breakdown(self) -> dict[int, int]:
+        """How many games ended with each result (+3 .. -3), from the first bot's side."""
+        out: dict[int, int] = {}
+        for p in self.points():
+            out[p] = out.get(p, 0) + 1
+        return out
+
+
+class _Progress:
+    """A progress bar on stderr: ``rich`` when available, plain text otherwise."""
+
+    def __init__(self, total: int, label: str, enabled: bool) -> None:
+        self.total = total
+        self.label = label
+        self.enabled = enabled
+        self.done = 0
+        self._last = 0.0
+        self._start = time.perf_counter()
+        self._rich: Any = None
+        self._task: Any = None
+        if not enabled:
+            return
+        try:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        except ImportError:
+            return
+        self._rich = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("games"),
+            TextColumn("{task.fields[score]}"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+            transient=False,
+        )
+        self._rich.start()
+        self._task = self._rich.add_task(label, total=total, score="")
+
+    def update(self, done: int, score: str) -> None:
+        self.done = done
+        if not self.enabled:
+            return
+        if self._rich is not None:
+            self._rich.update(self._task, completed=done, score=score)
+            return
+        now = time.perf_counter()
+        if now - self._last < 0.25 and done < self.total:
+            return
+        self._last = now
+        width = 30
+        filled = int(width * done / self.total) if self.total else width
+        rate = done / (now - self._start) if now > self._start else 0.0
+        sys.stderr.write(
+            f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games"
+            f"  {score}  {rate:.0f} games/s"
+        )
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if not self.enabled:
+            return
+        if self._rich is not None:
+            self._rich.stop()
+        else:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def run(
+    name_a: str,
+    name_b: str,
+    games: int,
+    seed: int,
+    workers: int,
+    on_pair: Callable[[Tally], None] | None = None,
+) -> Tally:
+    """Play ``games`` games (rounded up to whole duplicate pairs); return the tally."""
+    pairs = max(1, (games + 1) // 2)
+    tasks = [(name_a, name_b, seed, k) for k in range(pairs)]
+    tally = Tally()
+    results: Iterable[PairResult]
+    if workers <= 1:
+        results = map(play_pair, tasks)
+        for pair in results:
+            tally.add(pair)
+            if on_pair:
+                on_pair(tally)
+        return tally
+    chunk = max(1, min(16, pairs // (workers * 20)))
+    with multiprocessing.Pool(workers) as pool:
+        results = pool.imap_unordered(play_pair, tasks, chunksize=chunk)
+        for pair in results:
+            tally.add(pair)
+            if on_pair:
+                on_pair(tally)
+    return tally
+
+
+def _iter_lines(tally: Tally, name_a: str, name_b: str) -> Iterator[str]:
+    if name_a == name_b:
+        name_a, name_b = f"{name_a} (first)", f"{name_b} (second)"
+    counts = tally.breakdown()
+    a_wins = sum(v for k, v in counts.items() if k > 0)
+    b_wins = sum(v for k, v in counts.items() if k < 0)
+    yield (
+        f"{name_a}: {tally.mean():+.3f} points per game ± {tally.stderr():.3f} "
+        f"(standard error over {len(tally.pairs)} duplicate pairs; "
+        f"{tally.naive_stderr():.3f} if the games were independent)"
+    )
+    yield (
+        f"  {name_a} won {a_wins} ({counts.get(1, 0)} single, {counts.get(2, 0)} gammons, "
+        f"{counts.get(3, 0)} backgammons); {name_b} won {b_wins} ({counts.get(-1, 0)} single, "
+        f"{counts.get(-2, 0)} gammons, {counts.get(-3, 0)} backgammons)"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("bot_a", help=f"first bot ({', '.join(available())})")
+    ap.add_argument("bot_b", help="second bot")
+    ap.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the dice and the bots (default 1)")
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes (default: one per CPU core)",
+    )
+    ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    args = ap.parse_args(argv)
+    if args.games < 1:
+        ap.error("--games must be at least 1")
+    for name in (args.bot_a, args.bot_b):
+        try:
+            load(name)
+        except ValueError as exc:
+            ap.error(str(exc))
+
+    pairs = max(1, (args.games + 1) // 2)
+    print(
+        f"{args.bot_a} vs {args.bot_b}: {2 * pairs} cubeless money games "
+        f"({pairs} duplicate pairs), seed {args.seed}, {args.workers} worker(s)"
+    )
+    progress = _Progress(2 * pairs, f"{args.bot_a} vs {args.bot_b}", enabled=not args.quiet)
+
+    def on_pair(tally: Tally) -> None:
+        progress.update(tally.games, f"{tally.mean():+.3f} ppg")
+
+    t0 = time.perf_counter()
+    try:
+        tally = run(args.bot_a, args.bot_b, args.games, args.seed, args.workers, on_pair)
+    finally:
+        progress.close()
+    elapsed = time.perf_counter() - t0
+    for line in _iter_lines(tally, args.bot_a, args.bot_b):
+        print(line)
+    print(f"  {tally.games} games in {elapsed:.1f} s ({tally.games / elapsed:.0f} games/s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
