@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from .chouette import Chouette
 from .dice import DiceSource, ScriptedDice, SecureDice, SeededDice, parse_dice
 from .errors import (
     AmbiguousMoveError,
