@@ -24,7 +24,7 @@ install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
 play: install
-	$(BIN)/backgammon --help
+	$(BIN)/backgammon play
 
 test: install-test
 	$(BIN)/mypy --strict backgammon

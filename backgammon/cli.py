@@ -1,7 +1,9 @@
 """The ``backgammon`` console command.
 
-Sub-commands so far (the terminal game comes with ``backgammon play``):
+Sub-commands:
 
+* ``backgammon play [OPTIONS]`` — play in the terminal against a bot or a second person
+  (see ``backgammon play --help`` and :mod:`backgammon.terminal`);
 * ``backgammon show [POSITION_ID]`` — draw a position.
 * ``backgammon moves POSITION_ID DICE`` — list the legal plays of a roll (``DICE`` like
   ``31`` or ``3-1``).
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 from . import __version__
 from .errors import BackgammonError
 from .position import Position
+from .terminal.options import add_play_arguments
 
 
 def _dice(text: str) -> tuple[int, int]:
@@ -33,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"backgammon {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    play = sub.add_parser("play", help="play a game or match in the terminal (against a bot or a person)")
+    add_play_arguments(play)
     show = sub.add_parser("show", help="draw a position given by its gnubg Position ID")
     show.add_argument("position_id", nargs="?", default=Position.initial().position_id())
     moves = sub.add_parser("moves", help="list every legal play of a roll in a position")
@@ -45,6 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "play":
+        from .terminal.app import play  # rich is imported only here
+
+        return play(args)
     try:
         if args.command == "show":
             print(Position.from_position_id(args.position_id))

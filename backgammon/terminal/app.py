@@ -1,0 +1,79 @@
+"""``backgammon play``: from the parsed command line to a running :class:`Session`.
+
+>>> import argparse
+>>> from backgammon.terminal.options import add_play_arguments
+>>> parser = argparse.ArgumentParser(); add_play_arguments(parser)
+>>> session = build_session(parser.parse_args(["--opponent", "human", "--match", "3"]))
+>>> session.match.length, session.names
+(3, ('X', 'O'))
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+
+from ..errors import BackgammonError
+from . import savefile
+from .options import GAME_ARGUMENTS, display_changes, options_from_args
+from .session import Session
+
+__all__ = ["build_session", "play"]
+
+
+def build_session(args: argparse.Namespace) -> Session:
+    """The session that ``args`` (of the ``play`` sub-command) ask for: a new game, or with
+    ``--resume`` the saved one (display options given on the command line override the
+    saved ones; game options cannot be changed and are ignored with a warning).
+    Raises :class:`~backgammon.errors.BackgammonError` for a file that cannot be resumed."""
+    if args.resume:
+        options, match, dice = savefile.load(args.resume)
+        ignored = [
+            "--" + name.replace("_", "-") for name in GAME_ARGUMENTS if getattr(args, name, None) is not None
+        ]
+        if ignored:
+            print(
+                f"backgammon: note: {', '.join(ignored)} ignored: a resumed game keeps its own options",
+                file=sys.stderr,
+            )
+        options = options.with_display(**display_changes(args))
+        return Session(options, match=match, dice=dice, save_path=args.resume)
+    return Session(options_from_args(args))
+
+
+def _line_editing() -> None:
+    """Arrow keys and history at the prompt, on a real terminal."""
+    if not sys.stdin.isatty() or os.environ.get("TERM", "dumb") == "dumb":
+        return
+    try:
+        import readline  # noqa: F401  (importing it is enough for input())
+    except ImportError:  # pragma: no cover - platforms without readline
+        pass
+
+
+def play(args: argparse.Namespace) -> int:
+    """Run ``backgammon play``; returns the exit status (see the sub-command's help)."""
+    try:
+        session = build_session(args)
+    except BackgammonError as exc:
+        print(f"backgammon: {exc}", file=sys.stderr)
+        return 2
+    _line_editing()
+    previous = {sig: signal.getsignal(sig) for sig in _HANGUPS}
+    for sig in _HANGUPS:
+        signal.signal(sig, _interrupt)
+    try:
+        return session.run()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+_HANGUPS = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """A closed terminal or a ``kill``: stop as after Ctrl-C (the game is saved first)."""
+    raise KeyboardInterrupt
