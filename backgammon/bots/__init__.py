@@ -40,6 +40,7 @@ from .registry import BotFactory, available, load, register, unregister
 # The built-in bots register themselves on import.
 from . import randombot as _randombot  # noqa: F401  isort: skip
 from . import pubeval as _pubeval  # noqa: F401  isort: skip
+from . import neural as _neural  # noqa: F401  isort: skip
 
 __all__ = [
     "Bot",
