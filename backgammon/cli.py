@@ -4,6 +4,9 @@ Sub-commands:
 
 * ``backgammon play [OPTIONS]`` — play in the terminal against a bot or a second person
   (see ``backgammon play --help`` and :mod:`backgammon.terminal`);
+* ``backgammon chouette [OPTIONS]`` — a chouette (three or more players, people at one
+  keyboard and bots; see ``backgammon chouette --help`` and
+  :mod:`backgammon.terminal.chouette`);
 * ``backgammon show [POSITION_ID]`` — draw a position.
 * ``backgammon moves POSITION_ID DICE`` — list the legal plays of a roll (``DICE`` like
   ``31`` or ``3-1``).
@@ -18,6 +21,7 @@ from collections.abc import Sequence
 from . import __version__
 from .errors import BackgammonError
 from .position import Position
+from .terminal.chouette import add_chouette_arguments
 from .terminal.options import add_play_arguments
 
 
@@ -38,6 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     play = sub.add_parser("play", help="play a game or match in the terminal (against a bot or a person)")
     add_play_arguments(play)
+    chouette = sub.add_parser(
+        "chouette", help="a chouette in the terminal: 3 or more players, the box against a team"
+    )
+    add_chouette_arguments(chouette)
     show = sub.add_parser("show", help="draw a position given by its gnubg Position ID")
     show.add_argument("position_id", nargs="?", default=Position.initial().position_id())
     moves = sub.add_parser("moves", help="list every legal play of a roll in a position")
@@ -54,6 +62,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .terminal.app import play  # rich is imported only here
 
         return play(args)
+    if args.command == "chouette":
+        from .terminal.chouette import run as run_chouette  # rich is imported only when it runs
+
+        return run_chouette(args)
     try:
         if args.command == "show":
             print(Position.from_position_id(args.position_id))

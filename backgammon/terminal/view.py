@@ -58,6 +58,10 @@ class Scene:
     board sits in ``corner``; ``numbering`` the player whose point numbers label the board
     (default: the viewer). The rest describes the game: the cube, the dice and who has
     them, the score and match, and a ``note`` shown under the information panel.
+
+    Two optional texts let another front end (the chouette) reuse the drawing: ``title``
+    replaces the headline (score and match) and ``cube_text`` the cube line of the panel;
+    both are empty for ``backgammon play``.
     """
 
     board: Position
@@ -77,6 +81,8 @@ class Scene:
     game_number: int = 1
     note: str = ""
     ids: str = ""
+    title: str = ""
+    cube_text: str = ""
 
 
 def scene_of(match: Match, game: Game | None = None, **changes: object) -> Scene:
@@ -125,6 +131,8 @@ def _grid(corner: str) -> tuple[list[int], list[int]]:
 
 
 def _headline(scene: Scene) -> Text:
+    if scene.title:
+        return Text(scene.title, style="bold")
     n0, n1 = scene.names
     s0, s1 = scene.score
     if scene.match_length:
@@ -349,6 +357,8 @@ def _panel(
         cube.append("you" if owner == "You" else owner, style=STYLES[scene.cube_owner])
     if scene.crawford:
         cube = Text("Crawford game: no doubling (R33)", style="bold")
+    if scene.cube_text:
+        cube = Text(scene.cube_text)
     lines[6] = cube
     if scene.on_roll is not None:
         turn = Text(f"{MARKS[scene.on_roll]} ", style=STYLES[scene.on_roll])

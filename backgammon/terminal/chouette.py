@@ -1,0 +1,1926 @@
+"""``backgammon chouette``: a chouette (R35–R41) at one keyboard, people and bots together.
+
+The session drives a :class:`backgammon.chouette.Chouette` only through its actions, so the
+rules stay the library's: who is in the box, who captains, the line, every member's stake
+and the ledger. Every person sits at the same keyboard; each prompt starts with the name
+(and seat) of who must answer it:
+
+* the box (a person) rolls, doubles the whole team (R40), plays, resigns;
+* the captain (a person) rolls and plays for the team (R36), and may propose a team double;
+  any other person in the team proposes one with ``double NAME`` (R39);
+* a proposed team double asks every other member in the game, in line order, for their vote
+  (``agree`` / ``refuse``, R39); a double from the box asks every member in the game for
+  their own ``take`` / ``pass`` (R40);
+* bots act by themselves through the :class:`~backgammon.bots.Bot` interface, each seeing
+  its own stake (:meth:`~backgammon.chouette.Chouette.match_state`): a bot in the box or as
+  captain rolls and plays; a bot in the team votes with ``should_double``, answers a box
+  double with ``respond_to_double``, and proposes a team double itself (once a turn).
+
+After every game the seats, stakes and the ledger are shown, and the seats rotate (R37,
+R38). Plays are typed as in ``backgammon play`` (notation or a number from ``list``, Enter
+or ``done`` to confirm, ``undo`` before that, R42), and so are ``help``, ``save``, ``quit``;
+end of input (Ctrl-D), Ctrl-C and unexpected errors save the chouette first
+(:func:`default_autosave_path`). Anything typed that cannot be done gets a short message and
+the prompt again.
+
+This module does not import :mod:`rich` at import time (the command line builds its
+parser from :func:`add_chouette_arguments` without it); the session imports the drawing
+code when it starts.
+
+>>> import io
+>>> from backgammon.terminal.session import make_console
+>>> out = io.StringIO()
+>>> options = ChouetteOptions((("Ann", "human"), ("p", "pubeval"), ("r", "random")), delay=0, games=1)
+>>> lines = iter(["8/5 6/5", "undo", "8/5 6/5", "", "resign backgammon"])
+>>> session = ChouetteSession(options, dice=SessionDice((6, 5, 4, 3, 1), seed=1),
+...                           console=make_console("never", file=out, width=100),
+...                           read_line=lambda prompt: next(lines))
+>>> session.run()
+0
+>>> text = out.getvalue()
+>>> "Ann is in the box; p is the captain; the line behind: r." in text
+True
+>>> "p accepts the resignation." in text, "r accepts the resignation." in text
+(True, True)
+>>> sum(session.chouette.ledger.values())
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from ..chouette import (
+    Accept,
+    AutomaticDouble,
+    Beaver,
+    BoxDouble,
+    Chouette,
+    ChouetteAction,
+    ChouetteEvent,
+    ChouettePhase,
+    Consent,
+    Decline,
+    GameOver,
+    GameStart,
+    NewCaptain,
+    OpeningRoll,
+    Pass,
+    Payment,
+    Play,
+    ProposeDouble,
+    Refuse,
+    Resign,
+    Roll,
+    RollOff,
+    Side,
+    Take,
+    TeamDouble,
+)
+from ..errors import BackgammonError
+from ..events import ResultKind
+from ..move import Move
+from ..rules import Rules
+from .dice import SessionDice
+from .options import (
+    _COLOURS,
+    DEFAULT_DELAY,
+    HUMAN,
+    _cube_limit,
+    _non_negative_int,
+    _script,
+    _seconds,
+)
+from .savefile import SaveError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..bots.base import Bot, CubeResponse
+    from ..position import Position
+    from .session import Session
+
+__all__ = [
+    "DEFAULT_AUTOSAVE_NAME",
+    "DEFAULT_SAVE_NAME",
+    "ChouetteOptions",
+    "ChouetteSession",
+    "add_chouette_arguments",
+    "build_chouette_session",
+    "default_autosave_path",
+    "load",
+    "options_from_args",
+    "parse_players",
+    "run",
+    "save",
+    "seat_table",
+]
+
+#: File name of the automatic save in the current folder (without ``$XDG_STATE_HOME``);
+#: not the one of ``backgammon play``, so neither overwrites the other.
+DEFAULT_AUTOSAVE_NAME = "backgammon-chouette-autosave.json"
+#: The file ``save`` writes when given no name (and no file was resumed).
+DEFAULT_SAVE_NAME = "backgammon-chouette.json"
+
+_A = ChouetteAction
+_P = ChouettePhase
+_NAME = re.compile(r"^[^\s,=:]{1,20}$")
+_LEVELS = {
+    "1": 1,
+    "s": 1,
+    "single": 1,
+    "normal": 1,
+    "2": 2,
+    "g": 2,
+    "gammon": 2,
+    "3": 3,
+    "b": 3,
+    "bg": 3,
+    "backgammon": 3,
+}
+_LEVEL_NAMES = {1: "single game", 2: "gammon", 3: "backgammon"}
+_KIND_TEXT = {
+    ResultKind.SINGLE: "a single game",
+    ResultKind.GAMMON: "a gammon",
+    ResultKind.BACKGAMMON: "a backgammon",
+    ResultKind.RESIGNED: "a resignation",
+    ResultKind.PASSED: "a passed double",
+}
+_SAVE_KEY = "terminal"
+_SAVE_VERSION = 1
+
+
+def default_autosave_path() -> Path:
+    """Where a chouette is saved on end of input, Ctrl-C or an error:
+    ``$XDG_STATE_HOME/backgammon/chouette-autosave.json`` when ``XDG_STATE_HOME`` is set,
+    else ``./backgammon-chouette-autosave.json``.
+
+    >>> import os; os.environ.pop("XDG_STATE_HOME", None) and None
+    >>> default_autosave_path().name
+    'backgammon-chouette-autosave.json'
+    """
+    state = os.environ.get("XDG_STATE_HOME")
+    if state:
+        return Path(state) / "backgammon" / "chouette-autosave.json"
+    return Path(DEFAULT_AUTOSAVE_NAME)
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'s' if n != 1 else ''}"
+
+
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th``.
+
+    >>> [_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 21)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '21st']
+    """
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+# -- the seats and the options ----------------------------------------------------------
+
+#: A seat as the command line gives it: (name, or ``None`` for a bot to be named after its
+#: kind; ``"human"`` or a bot's registered name).
+RawSeat = tuple[str | None, str]
+
+
+def _check_name(name: str) -> str:
+    if not _NAME.match(name) or not name.isprintable():
+        raise BackgammonError(
+            f"{name!r} is not a player's name: one word of up to 20 characters, without , = or :"
+        )
+    return name
+
+
+def _bot_kind(kind: str) -> str:
+    from ..bots import available
+
+    value = kind.strip().lower()
+    if value not in available():
+        raise BackgammonError(f"{kind!r} is not a bot: the bots are {', '.join(available())}")
+    return value
+
+
+def parse_players(text: str) -> list[RawSeat]:
+    """The seats of ``--players``: names separated by commas; ``bot:KIND`` (or
+    ``bot:KIND=NAME``) is a bot, ``human:NAME`` or a plain name a person.
+
+    >>> parse_players("Ann, Bob,bot:pubeval,bot:random=Rex")
+    [('Ann', 'human'), ('Bob', 'human'), (None, 'pubeval'), ('Rex', 'random')]
+    >>> parse_players("Ann,,Bob")
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.BackgammonError: 'Ann,,Bob': an empty name between commas
+    """
+    seats: list[RawSeat] = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            raise BackgammonError(f"{text!r}: an empty name between commas")
+        prefix, colon, rest = item.partition(":")
+        if colon and prefix.lower() == "bot":
+            seats.append(_parse_bot(rest))
+        elif colon and prefix.lower() == HUMAN:
+            seats.append((_check_name(rest.strip()), HUMAN))
+        else:
+            seats.append((_check_name(item), HUMAN))
+    return seats
+
+
+def _parse_bot(text: str) -> RawSeat:
+    """``KIND`` or ``KIND=NAME``.
+
+    >>> _parse_bot("pubeval=Pete")
+    ('Pete', 'pubeval')
+    """
+    kind, equals, name = text.partition("=")
+    return (_check_name(name.strip()) if equals else None, _bot_kind(kind))
+
+
+def _resolve_names(raw: Sequence[RawSeat]) -> tuple[tuple[str, str], ...]:
+    """Name the bots that have no name after their kind (``pubeval``, ``pubeval-2`` ...),
+    keeping clear of every other name; names are unique regardless of case.
+
+    >>> _resolve_names([("Ann", "human"), (None, "pubeval"), (None, "pubeval")])
+    (('Ann', 'human'), ('pubeval', 'pubeval'), ('pubeval-2', 'pubeval'))
+    >>> _resolve_names([("Ann", "human"), ("ann", "human")])
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.BackgammonError: each player's name once: 'ann' is given twice
+    """
+    taken: set[str] = set()
+    for name, _ in raw:
+        if name is None:
+            continue
+        if name.lower() in taken:
+            raise BackgammonError(f"each player's name once: {name!r} is given twice")
+        taken.add(name.lower())
+    out: list[tuple[str, str]] = []
+    for name, kind in raw:
+        if name is None:
+            name, n = kind, 1
+            while name.lower() in taken:
+                n += 1
+                name = f"{kind}-{n}"
+            taken.add(name.lower())
+        out.append((name, kind))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class ChouetteOptions:
+    """Everything ``backgammon chouette`` was asked for; saved with the chouette.
+
+    * ``seats`` — (name, ``"human"`` or a bot's name) for every player, in the order given
+      (the roll-off, R35, decides the seats);
+    * ``rules`` — the :class:`~backgammon.rules.Rules` of every game (money play);
+    * ``seed`` / ``dice_script`` — reproducible dice (and the bots' seeds);
+    * ``games`` — stop after this many games (``None``: ask after each game);
+    * ``colour``, ``delay`` (seconds after each bot action), ``auto_roll`` (roll at once
+      when no double is possible), ``autosave`` (``None``: :func:`default_autosave_path`).
+
+    >>> opts = ChouetteOptions((("Ann", "human"), ("Bob", "human"), ("pubeval", "pubeval")))
+    >>> opts.names, opts.humans, opts.is_bot("pubeval")
+    (('Ann', 'Bob', 'pubeval'), ('Ann', 'Bob'), True)
+    >>> ChouetteOptions.from_dict(opts.to_dict()) == opts
+    True
+    >>> ChouetteOptions((("Ann", "human"), ("Bob", "human")))
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.BackgammonError: a chouette needs 3 or more players; got 2 (Ann, Bob): add some, like --bot pubeval
+    """
+
+    seats: tuple[tuple[str, str], ...]
+    rules: Rules = field(default_factory=Rules)
+    seed: int | None = None
+    dice_script: tuple[int, ...] = ()
+    games: int | None = None
+    colour: str = "auto"
+    delay: float = DEFAULT_DELAY
+    auto_roll: bool = True
+    autosave: str | None = None
+
+    def __post_init__(self) -> None:
+        seats = self.seats
+        if not isinstance(seats, tuple) or not all(
+            isinstance(s, tuple) and len(s) == 2 and all(isinstance(x, str) for x in s) for s in seats
+        ):
+            raise BackgammonError(f"seats {seats!r}: expected (name, kind) pairs")
+        _resolve_names(seats)  # unique names
+        for name, kind in seats:
+            _check_name(name)
+            if kind != HUMAN:
+                _bot_kind(kind)
+        if len(seats) < 3:
+            names = ", ".join(name for name, _ in seats)
+            raise BackgammonError(
+                f"a chouette needs 3 or more players; got {len(seats)}"
+                + (f" ({names})" if names else "")
+                + ": add some, like --bot pubeval"
+            )
+        if not isinstance(self.rules, Rules) or not self.rules.is_money:
+            raise BackgammonError("a chouette is money play (no match length)")
+        if self.games is not None and (
+            not isinstance(self.games, int) or isinstance(self.games, bool) or self.games < 1
+        ):
+            raise BackgammonError(f"games {self.games!r}: a number of games >= 1")
+        if self.colour not in _COLOURS:
+            raise BackgammonError(f"colour {self.colour!r}: one of {', '.join(_COLOURS)}")
+        if not isinstance(self.delay, (int, float)) or isinstance(self.delay, bool) or self.delay < 0:
+            raise BackgammonError(f"delay {self.delay!r}: a number of seconds >= 0")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every player's name, in the order given."""
+        return tuple(name for name, _ in self.seats)
+
+    @property
+    def humans(self) -> tuple[str, ...]:
+        """The people at the keyboard."""
+        return tuple(name for name, kind in self.seats if kind == HUMAN)
+
+    def kind(self, name: str) -> str:
+        """``"human"`` or the bot's registered name for the player ``name``."""
+        return dict(self.seats)[name]
+
+    def is_bot(self, name: str) -> bool:
+        """True when ``name`` is played by the computer."""
+        return self.kind(name) != HUMAN
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (the rules as :meth:`Rules.to_dict`)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Rules):
+                value = value.to_dict()
+            elif f.name == "seats":
+                value = [list(seat) for seat in value]
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ChouetteOptions:
+        """Inverse of :meth:`to_dict`; unknown keys are an error."""
+        if not isinstance(data, dict):
+            raise BackgammonError(f"options {data!r}: expected a JSON object")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise BackgammonError(f"options: unknown field(s) {', '.join(unknown)}")
+        kwargs = dict(data)
+        try:
+            kwargs["seats"] = tuple((str(name), str(kind)) for name, kind in data.get("seats", []))
+            if "rules" in kwargs:
+                kwargs["rules"] = Rules.from_dict(kwargs["rules"])
+            if "dice_script" in kwargs:
+                kwargs["dice_script"] = tuple(int(d) for d in kwargs["dice_script"])
+            return cls(**kwargs)
+        except (TypeError, ValueError) as exc:
+            raise BackgammonError(f"options {data!r}: {exc}") from None
+
+    def with_display(self, **changes: Any) -> ChouetteOptions:
+        """A copy with display options changed (those given as not ``None``)."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+# -- the command line ---------------------------------------------------------------------
+
+_DESCRIPTION = """\
+A chouette (RULES.md R35-R41) in the terminal: three or more players, people at one
+keyboard and bots. The roll-off seats everyone: the highest is in the box and plays alone
+against the team; the second is the captain, who moves for the team; the rest stand in line
+behind. Every team member plays for their own stake. After each game the seats rotate
+(R37, R38) and the ledger is shown.
+
+Each prompt starts with the name of who must answer it. A play is typed in notation
+(24/18 13/11, bar/22*, 6/off) or as a number from `list`, then Enter (or `done`) to confirm
+it, `undo` to take it back. The box may `double` the whole team before rolling (each member
+then answers `take` or `pass` alone, R40); the team's double is proposed with `double` (or
+`double NAME` by another member at the keyboard) and needs every member's `agree` (R39).
+Other commands: resign [single|gammon|backgammon], accept, decline, list, hint, board,
+status, save [FILE], quit, help.
+"""
+
+_EPILOG = """\
+exit status: 0 when the session ends normally or on end of input (Ctrl-D; the chouette is
+saved first); 130 after Ctrl-C (saved first); 1 after an unexpected error (saved first);
+2 for bad options or a save file that cannot be read.
+
+examples:
+  backgammon chouette --human Ann --human Bob --bot pubeval
+  backgammon chouette --players Ann,Bob,bot:pubeval,bot:random --jacoby
+  backgammon chouette --bot pubeval --bot random --bot pubeval --games 3 --delay 0   (a demo)
+  backgammon chouette --human Ann --bot pubeval --bot random=Rex --seed 7
+  backgammon chouette --resume chouette.json
+"""
+
+
+class _AddSeats(argparse.Action):
+    """Appends the seats of ``--human``, ``--bot`` and ``--players`` to one list, in the
+    order they are given."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        seats = list(getattr(namespace, self.dest, None) or [])
+        seats.extend(values or [])
+        setattr(namespace, self.dest, seats)
+
+
+def _arg(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse ``type`` that turns a :class:`BackgammonError` into a usage error."""
+
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except BackgammonError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = parse.__name__.strip("_")
+    return convert
+
+
+def _human_seat(text: str) -> list[RawSeat]:
+    return [(_check_name(text.strip()), HUMAN)]
+
+
+def _bot_seat(text: str) -> list[RawSeat]:
+    return [_parse_bot(text)]
+
+
+def _positive_int(text: str) -> int:
+    value = _non_negative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: at least 1")
+    return value
+
+
+def add_chouette_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``chouette`` sub-command's options to ``parser`` (its description and epilog
+    too). Display options default to ``None`` so that ``--resume`` can tell which were
+    given."""
+    from ..bots import available
+
+    bots = ", ".join(available())
+    parser.description = _DESCRIPTION
+    parser.epilog = _EPILOG
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    seats = parser.add_argument_group("players (3 or more: at least one person, or only bots for a demo)")
+    seats.add_argument(
+        "--human",
+        dest="seats",
+        action=_AddSeats,
+        type=_arg(_human_seat),
+        metavar="NAME",
+        help="a person at the keyboard (repeat for each; a name is one word of up to 20 characters)",
+    )
+    seats.add_argument(
+        "--bot",
+        dest="seats",
+        action=_AddSeats,
+        type=_arg(_bot_seat),
+        metavar="KIND[=NAME]",
+        help=f"a bot: {bots} (repeat for each; named after its kind unless =NAME is given)",
+    )
+    seats.add_argument(
+        "--players",
+        dest="seats",
+        action=_AddSeats,
+        type=_arg(parse_players),
+        metavar="LIST",
+        help="the players at once, separated by commas: a name is a person, bot:KIND a bot "
+        "(like Ann,Bob,bot:pubeval)",
+    )
+    game = parser.add_argument_group("dice and games")
+    game.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="seed the dice (and the bots) for a reproducible session",
+    )
+    game.add_argument(
+        "--dice",
+        type=_script,
+        default=None,
+        metavar="SCRIPT",
+        help="scripted dice, like 6,5,4,31,62: first one die per player for the roll-off (in the order "
+        "the players are given), then each opening throw (box's die, captain's die) and each roll; "
+        "after the script, --seed's dice or random ones",
+    )
+    game.add_argument(
+        "--games",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="stop after N games (counting the games already played in a resumed session); "
+        "default: ask after each game",
+    )
+    rules = parser.add_argument_group("money-play rules (RULES.md)")
+    rules.add_argument(
+        "--jacoby",
+        action="store_true",
+        default=None,
+        help="R25: gammons count single on a stake whose cube is centred",
+    )
+    rules.add_argument(
+        "--beavers", action="store_true", default=None, help="R30: a player doubled may beaver"
+    )
+    rules.add_argument(
+        "--automatic-doubles",
+        action="store_true",
+        default=None,
+        help="R6: equal opening dice double every stake",
+    )
+    rules.add_argument(
+        "--automatic-double-limit",
+        type=_non_negative_int,
+        default=None,
+        metavar="N",
+        help="R6: at most N automatic doubles a game (default 1)",
+    )
+    rules.add_argument(
+        "--backgammon-as-gammon",
+        action="store_true",
+        default=None,
+        help="R24 option: a backgammon counts as a gammon (2x, not 3x)",
+    )
+    rules.add_argument(
+        "--cube-limit",
+        type=_cube_limit,
+        default=None,
+        metavar="N",
+        help="R26: no stake's cube may go past N (a power of 2); default: no limit",
+    )
+    rules.add_argument(
+        "--opening-reroll",
+        action="store_true",
+        default=None,
+        help="R5: the winner of the opening roll rolls both dice afresh",
+    )
+    show = parser.add_argument_group("display")
+    show.add_argument(
+        "--delay",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help=f"pause after each bot action (default {DEFAULT_DELAY})",
+    )
+    show.add_argument(
+        "--color",
+        "--colour",
+        dest="colour",
+        choices=_COLOURS,
+        default=None,
+        help="colour: auto (on a terminal, unless NO_COLOR is set), always or never",
+    )
+    show.add_argument(
+        "--auto-roll",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="roll at once when no double is possible (default: on)",
+    )
+    files = parser.add_argument_group("saving")
+    files.add_argument(
+        "--resume",
+        metavar="FILE",
+        default=None,
+        help="take up a chouette saved with `save` (or the automatic save); players, dice and "
+        "rules come from the file",
+    )
+    files.add_argument(
+        "--autosave",
+        metavar="FILE",
+        default=None,
+        help="where to save on Ctrl-D, Ctrl-C or an error (default: "
+        "$XDG_STATE_HOME/backgammon/chouette-autosave.json, else ./" + DEFAULT_AUTOSAVE_NAME + ")",
+    )
+
+
+#: Options that set up the chouette; with ``--resume`` they come from the file.
+GAME_ARGUMENTS = (
+    "seats",
+    "seed",
+    "dice",
+    "jacoby",
+    "beavers",
+    "automatic_doubles",
+    "automatic_double_limit",
+    "backgammon_as_gammon",
+    "cube_limit",
+    "opening_reroll",
+)
+
+
+def _display_changes(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        "games": args.games,
+        "colour": args.colour,
+        "delay": args.delay,
+        "auto_roll": args.auto_roll,
+        "autosave": args.autosave,
+    }
+
+
+def options_from_args(args: argparse.Namespace) -> ChouetteOptions:
+    """The :class:`ChouetteOptions` of a parsed ``chouette`` command line.
+
+    >>> parser = argparse.ArgumentParser(); add_chouette_arguments(parser)
+    >>> opts = options_from_args(parser.parse_args(
+    ...     ["--human", "Ann", "--bot", "pubeval", "--players", "Bob,bot:pubeval", "--jacoby"]))
+    >>> opts.seats, opts.rules.jacoby
+    ((('Ann', 'human'), ('pubeval', 'pubeval'), ('Bob', 'human'), ('pubeval-2', 'pubeval')), True)
+    """
+    if not args.seats:
+        raise BackgammonError(
+            "name the players (3 or more): --human NAME for each person, --bot KIND for each bot "
+            "(like: backgammon chouette --human Ann --human Bob --bot pubeval)"
+        )
+    rules = Rules(
+        opening_reroll=bool(args.opening_reroll),
+        automatic_doubles=bool(args.automatic_doubles),
+        automatic_double_limit=1 if args.automatic_double_limit is None else args.automatic_double_limit,
+        jacoby=bool(args.jacoby),
+        beavers=bool(args.beavers),
+        backgammon_counts_as_gammon=bool(args.backgammon_as_gammon),
+        cube_limit=args.cube_limit,
+    )
+    base = ChouetteOptions(
+        _resolve_names(args.seats), rules=rules, seed=args.seed, dice_script=args.dice or ()
+    )
+    return base.with_display(**_display_changes(args))
+
+
+# -- saving -------------------------------------------------------------------------------
+
+
+def save(
+    path: str | os.PathLike[str], options: ChouetteOptions, chouette: Chouette, dice: SessionDice
+) -> Path:
+    """Write the session to ``path``: the chouette's own JSON
+    (:meth:`~backgammon.chouette.Chouette.to_dict`) with one more key, ``"terminal"``, for
+    the options and the dice (atomically; folders on the way are created). Returns the
+    absolute path.
+
+    >>> import tempfile, os
+    >>> dice = SessionDice((6, 5, 4), seed=1)
+    >>> opts = ChouetteOptions((("a", "human"), ("b", "human"), ("c", "human")))
+    >>> c = Chouette(opts.names, dice=dice); c.roll(player=c.box)
+    >>> path = save(os.path.join(tempfile.mkdtemp(), "c.json"), opts, c, dice)
+    >>> opts2, c2, dice2 = load(path)
+    >>> (opts2, c2, dice2.drawn) == (opts, c, dice.drawn)
+    True
+    """
+    target = Path(path).expanduser()
+    data: dict[str, Any] = chouette.to_dict()
+    data[_SAVE_KEY] = {"version": _SAVE_VERSION, "options": options.to_dict(), "dice": dice.state()}
+    text = json.dumps(data, indent=1)
+    try:
+        if target.parent != Path():
+            target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".backgammon-", suffix=".json", dir=target.parent or Path())
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text + "\n")
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise SaveError(f"cannot save to {str(target)!r}: {exc.strerror or exc}") from None
+    return target.resolve()
+
+
+def load(path: str | os.PathLike[str]) -> tuple[ChouetteOptions, Chouette, SessionDice]:
+    """Read a file written by :func:`save`: the options, the chouette (replayed from its
+    log) and the dice, taken up where they stopped."""
+    source = Path(path).expanduser()
+    try:
+        text = source.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SaveError(f"cannot read {str(source)!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise SaveError(f"{str(source)!r} is not a saved chouette (not text)") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"{str(source)!r} is not a saved chouette (not JSON: {exc})") from None
+    if not isinstance(data, dict):
+        raise SaveError(f"{str(source)!r} is not a saved chouette (expected a JSON object)")
+    extra = data.pop(_SAVE_KEY, None)
+    try:
+        if not isinstance(extra, dict):
+            raise BackgammonError(f"no {_SAVE_KEY!r} section: not saved by `backgammon chouette`")
+        options = ChouetteOptions.from_dict(extra.get("options", {}))
+        dice = SessionDice.from_state(extra.get("dice", {}))
+        chouette = Chouette.from_dict(data, dice=dice)
+        if set(chouette.players) != set(options.names) or chouette.rules != options.rules:
+            raise BackgammonError("the options' players or rules differ from the chouette's")
+    except BackgammonError as exc:
+        raise SaveError(f"{str(source)!r}: not a valid saved chouette: {exc}") from None
+    return options, chouette, dice
+
+
+# -- the seats table ------------------------------------------------------------------------
+
+
+def seat_table(chouette: Chouette, kinds: Mapping[str, str] | None = None) -> list[str]:
+    """The seats as text lines: who is in the box, the captain and the line in order, what
+    plays each (``kinds``: name to ``"human"`` or a bot's name), each member's stake (their
+    cube's value and owner), whether they are in this game or out (and what they won or
+    lost), and everyone's ledger.
+
+    >>> from backgammon.dice import ScriptedDice
+    >>> c = Chouette(["ann", "bob", "cy"], dice=ScriptedDice([4, 6, 2,  3, 1]))
+    >>> c.roll(player="bob"); c.play("8/5 6/5", player="bob")
+    >>> c.propose_double(player="ann"); c.consent(player="cy"); c.take(player="bob")
+    >>> print("\\n".join(seat_table(c, {"cy": "pubeval"})))
+      seat     player  plays    stake  cube   this game  ledger
+      box      bob     human        -                        +0
+      captain  ann     human        2  box's  in             +0
+      2nd      cy      pubeval      2  box's  in             +0
+    """
+    kinds = kinds or {}
+    over = chouette.is_over()
+    rows = [("seat", "player", "plays", "stake", "cube", "this game", "ledger")]
+    ledger = chouette.ledger
+    box = chouette.box
+    net = chouette.game_points
+    rows.append(
+        ("box", box, kinds.get(box, HUMAN), "-", "", f"{net[box]:+d}" if over else "", f"{ledger[box]:+d}")
+    )
+    stakes = chouette.stakes
+    for i, member in enumerate(chouette.line):
+        stake = stakes[member]
+        seat = "captain" if i == 0 else _ordinal(i + 1)
+        owner = "middle" if stake.owner is None else ("box's" if stake.owner == box else "own")
+        if stake.result is None:
+            status = "in, moves" if member == chouette.mover and member != chouette.captain else "in"
+        elif over and stake.kind not in (ResultKind.PASSED, ResultKind.RESIGNED):
+            status = f"{'won' if stake.result > 0 else 'lost'} {stake.result:+d}"
+        else:
+            what = "passed" if stake.kind is ResultKind.PASSED else "resigned"
+            status = f"out: {what} {stake.result:+d}"
+        rows.append(
+            (seat, member, kinds.get(member, HUMAN), str(stake.cube), owner, status, f"{ledger[member]:+d}")
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    right = (3, 6)
+    lines = []
+    for row in rows:
+        cells = [cell.rjust(widths[i]) if i in right else cell.ljust(widths[i]) for i, cell in enumerate(row)]
+        lines.append(("  " + "  ".join(cells)).rstrip())
+    return lines
+
+
+# -- the session ------------------------------------------------------------------------------
+
+_HELP = """\
+Commands (each prompt starts with the name of who must answer; a word is enough: `r` for roll):
+  Enter / roll        roll the dice
+  double [NAME]       before the roll: the box doubles every member (R40); on the team's turn
+                      a member proposes the team's double (R39): `double Cy` when Cy proposes
+  24/18 13/11         a play in standard notation: bar/22*, 6/off, 13/7(2), 8/5*/1 ...
+  3                   the play numbered 3 in `list`
+  list / hint [N]     the legal plays, numbered / pubeval's ranking of them; at a cube
+                      question, `hint` gives pubeval's advice
+  Enter / done        confirm a play; until then `undo` takes it back (R42)
+  agree / refuse      your vote on a team double another member proposed (R39)
+  take / pass         answer a double: the box for every stake, each member alone for their
+                      own stake (R40); `beaver` where the rules allow it (R30)
+  resign [single|gammon|backgammon] [NAME]
+                      the box resigns to every member; a team member (NAME) resigns their own
+                      stake (R31)
+  accept / decline    answer a resignation
+  board / status      draw the board again / the seats, stakes and ledger
+  save [FILE]         save the chouette (resume with: backgammon chouette --resume FILE)
+  quit                stop (you are offered to save first)
+  help                this text"""
+
+_KNOWN = frozenset(
+    [
+        "roll",
+        "r",
+        "double",
+        "d",
+        "take",
+        "t",
+        "pass",
+        "p",
+        "drop",
+        "beaver",
+        "agree",
+        "consent",
+        "refuse",
+        "accept",
+        "a",
+        "decline",
+        "undo",
+        "u",
+        "done",
+        "ok",
+        "list",
+        "l",
+        "hint",
+        "resign",
+    ]
+)
+
+
+class _Quit(Exception):
+    """Raised to end the session normally."""
+
+
+class ChouetteSession:
+    """One run of ``backgammon chouette``.
+
+    ``options`` say who plays and how; ``chouette`` and ``dice`` are given when a saved
+    session is resumed (else made from the options: the constructor throws the roll-off).
+    ``console``, ``read_line`` and ``sleep`` are the program's output, input and clock
+    (replace them to drive a session in tests); ``save_path`` is where ``save`` writes when
+    given no file name.
+    """
+
+    def __init__(
+        self,
+        options: ChouetteOptions,
+        *,
+        chouette: Chouette | None = None,
+        dice: SessionDice | None = None,
+        console: Console | None = None,
+        read_line: Callable[[str], str] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        save_path: str | os.PathLike[str] | None = None,
+    ) -> None:
+        from ..bots import load as load_bot
+        from .options import PlayOptions
+        from .session import Session, make_console
+
+        self.options = options
+        self.console = console if console is not None else make_console(options.colour)
+        self.read_line: Callable[[str], str] = read_line if read_line is not None else input
+        self.sleep = sleep
+        self.save_path = Path(save_path) if save_path is not None else None
+        self.dice = dice if dice is not None else SessionDice(options.dice_script, options.seed)
+        self.dice.on_script_end = self._script_ended
+        self._resumed = chouette is not None
+        self.chouette = (
+            chouette if chouette is not None else Chouette(options.names, options.rules, dice=self.dice)
+        )
+        self.kinds = dict(options.seats)
+        self.bots: dict[str, Bot] = {}
+        for i, (name, kind) in enumerate(options.seats):
+            if kind != HUMAN:
+                self.bots[name] = load_bot(kind, seed=None if options.seed is None else options.seed + i)
+        # The prompt helpers of `backgammon play`, reused so that both commands read input
+        # alike: reading a line, a play (notation or a list number) with its explanations,
+        # `list`, `hint` and pubeval as the adviser. This Session is never run.
+        self._prompts: Session = Session(
+            PlayOptions(opponent=HUMAN, delay=0),
+            dice=SessionDice(),
+            console=self.console,
+            read_line=self.read_line,
+            sleep=sleep,
+        )
+        self._seen = len(self.chouette.events) if self._resumed else 0
+        self._shown: int | None = None
+        self._last_dice: tuple[int, int] | None = None
+        self._bots_asked: set[tuple[int, int]] = set()
+        self._humans_asked: set[tuple[int, int]] = set()
+
+    # -- running ----------------------------------------------------------------------------
+
+    def run(self) -> int:
+        """Play until the games asked for are played, the players stop, or input ends;
+        return the exit status (0, or 130 after Ctrl-C, 1 after an unexpected error)."""
+        try:
+            self._welcome()
+            self._loop()
+            return 0
+        except _Quit:
+            return 0
+        except EOFError:
+            return self._stop("End of input.", 0)
+        except KeyboardInterrupt:
+            return self._stop("Interrupted.", 130)
+        except Exception as exc:
+            if os.environ.get("BACKGAMMON_DEBUG"):
+                raise
+            return self._stop(f"Unexpected error: {type(exc).__name__}: {exc}", 1)
+
+    def _stop(self, why: str, status: int) -> int:
+        try:
+            self.console.print()
+            self._say(why, style="bold red" if status == 1 else "bold")
+        except (OSError, ValueError):
+            pass
+        self._autosave()
+        return status
+
+    def _welcome(self) -> None:
+        c = self.chouette
+        people = list(self.options.humans)
+        bots = [
+            f"{name} ({kind})" if name != kind else name for name, kind in self.options.seats if kind != HUMAN
+        ]
+        who = []
+        if people:
+            who.append(f"{', '.join(people)} at the keyboard")
+        if bots:
+            who.append(f"the bot{'s' if len(bots) > 1 else ''} {', '.join(bots)}")
+        verb = "Resuming the chouette" if self._resumed else "Chouette"
+        self._say(f"{verb} (R35-R41), money play: {' and '.join(who)}.", style="bold")
+        rules = c.rules
+        extras = [
+            name
+            for name, on in (
+                ("automatic doubles (R6)", rules.automatic_doubles_apply),
+                ("Jacoby rule (R25)", rules.jacoby_applies),
+                ("beavers (R30)", rules.beavers_apply),
+                ("backgammons count as gammons (R24)", rules.backgammon_counts_as_gammon),
+                (f"cube limit {rules.cube_limit} (R26)", rules.cube_limit is not None),
+                ("opening reroll (R5)", rules.opening_reroll),
+            )
+            if on
+        ]
+        if extras:
+            self._say("Rules: " + ", ".join(extras) + ".")
+        if self.options.games is not None:
+            self._say(f"The session stops after game {self.options.games}.")
+        if people:
+            self._say(
+                "Each prompt starts with the name of who must answer. The box plays X, the team O. "
+                "Type `help` for the commands."
+            )
+        if self._resumed:
+            self._say(
+                f"Game {c.game_number}: {c.box} is in the box; {c.captain} is the captain. Now: {self._now_text()}"
+            )
+
+    def _loop(self) -> None:
+        while True:
+            c = self.chouette
+            phase = c.phase
+            if phase is _P.OVER:
+                if not self._after_game():
+                    return
+                continue
+            self._narrate()
+            if phase is _P.OPENING:
+                c.roll(player=c.box)
+                self._narrate()
+                self._pause()
+                continue
+            if phase is _P.ROLL and c.side_on_roll is Side.TEAM:
+                self._team_roll()
+                self._narrate()
+                continue
+            actor = self._actor()
+            if actor in self.bots:
+                self._bot_acts(actor)
+                self._narrate()
+                if phase is _P.PLAY and not self.options.humans and not c.is_over():
+                    self._draw()
+                self._pause()
+            else:
+                self._human_acts(actor)
+                self._narrate()
+
+    def _actor(self) -> str:
+        """Who must act now (outside the team's roll and the opening)."""
+        c = self.chouette
+        to_act = c.to_act
+        assert to_act, c.status()
+        return to_act[0]
+
+    def _turn_key(self) -> tuple[int, int]:
+        """The current turn: (game, plays made in it)."""
+        plays = 0
+        for event in reversed(self.chouette.events):
+            if isinstance(event, GameStart):
+                break
+            plays += isinstance(event, Play)
+        return (self.chouette.game_number, plays)
+
+    # -- output -----------------------------------------------------------------------------
+
+    def _say(self, message: str, style: str = "") -> None:
+        from rich.text import Text
+
+        self.console.print(Text(message, style=style), soft_wrap=True)
+
+    def _error(self, message: str) -> None:
+        self._say(message, style="bold red")
+
+    def _pause(self) -> None:
+        if self.options.delay:
+            self.sleep(self.options.delay)
+
+    def _script_ended(self) -> None:
+        source = "come from --seed" if self.dice.seed is not None else "are random"
+        self._say(f"(The scripted dice are used up: the dice {source} now.)", style="italic")
+
+    def _role(self, name: str) -> str:
+        c = self.chouette
+        if name == c.box:
+            return "box"
+        if name == c.captain:
+            return "captain"
+        if name == c.mover:
+            return "acting captain"
+        return "team"
+
+    def _label(self, name: str) -> str:
+        """``Ann (box)``, ``Bob (captain)``, or the name of another member."""
+        role = self._role(name)
+        return name if role == "team" else f"{name} ({role})"
+
+    def _who(self, name: str) -> str:
+        """The start of a prompt: the name and the seat."""
+        return f"{name} ({self._role(name)})"
+
+    def _numbering(self) -> int:
+        """Whose point numbers label the board: the side of the person who must act, else
+        the side with people on it (the box's when nobody is)."""
+        c = self.chouette
+        to_act = c.to_act
+        if to_act and to_act[0] not in self.bots:
+            return 0 if to_act[0] == c.box else 1
+        if c.box not in self.bots:
+            return 0
+        return 1 if any(m not in self.bots for m in c.line) else 0
+
+    def _draw(self, *, force: bool = False, board: Position | None = None, note: str = "") -> None:
+        """Draw the board (seen from the box: X is the box, O the team) and the seats, unless
+        they were drawn already in this state."""
+        from .view import Scene, render
+
+        c = self.chouette
+        key = len(c.events)
+        if not force and board is None and key == self._shown:
+            return
+        side = c.side_on_roll
+        mover = c.mover
+        stake = c.stakes[mover]
+        owner = None if stake.owner is None else (0 if stake.owner == c.box else 1)
+        whose = "the box" if owner == 0 else mover
+        cube_text = f"{mover}'s cube {stake.cube}, " + (
+            "in the middle" if owner is None else f"owned by {whose}"
+        )
+        line = ", ".join(f"{m} (captain)" if m == c.captain else m for m in c.line)
+        over = c.is_over()
+        scene = Scene(
+            board=board if board is not None else c.board(Side.BOX),
+            names=(f"{c.box} (box)", self._label(mover)),
+            viewer=0,
+            numbering=self._numbering(),
+            cube_value=stake.cube,
+            cube_owner=owner,
+            cube_offered=c.phase in (_P.TEAM_DOUBLE, _P.BOX_DOUBLE),
+            dice=c.dice,
+            on_roll=None if side is None else (0 if side is Side.BOX else 1),
+            game_number=c.game_number,
+            note=note,
+            ids="" if over or board is not None else f"Position ID {c.position.position_id()}",
+            title=f"Chouette, game {c.game_number} - {c.box} in the box v {line}",
+            cube_text=cube_text,
+        )
+        self.console.print()
+        self.console.print(render(scene, width=self.console.width), soft_wrap=True)
+        for text in seat_table(c, self.kinds):
+            self._say(text)
+        self._shown = key if board is None else None
+
+    def _status(self) -> None:
+        for text in seat_table(self.chouette, self.kinds):
+            self._say(text)
+        self._say(f"Now: {self._now_text()}")
+
+    def _now_text(self) -> str:
+        status = self.chouette.status()
+        return status.split("; ")[1] if "; " in status else status
+
+    def _ledger(self, title: str) -> None:
+        self._say(f"{title} (it sums to {sum(self.chouette.ledger.values())}):", style="bold")
+        for text in self.chouette.standings().splitlines():
+            self._say(f"  {text}")
+
+    # -- telling what happened ---------------------------------------------------------------
+
+    def _narrate(self) -> None:
+        """Say every event logged since the last call."""
+        events = self.chouette.events
+        new, self._seen = events[self._seen :], len(events)
+        for event in new:
+            self._tell(event)
+
+    def _tell(self, event: ChouetteEvent) -> None:
+        c = self.chouette
+        say = self._say
+        if isinstance(event, RollOff):
+            throws = ", ".join(f"{p} {d}" for p, d in zip(event.players, event.dice))
+            tied = sorted({d for d in event.dice if event.dice.count(d) > 1}, reverse=True)
+            extra = ""
+            if tied:
+                groups = [" and ".join(p for p, d in zip(event.players, event.dice) if d == t) for t in tied]
+                extra = ": " + "; ".join(groups) + " tie and throw again"
+            say(f"Roll-off for the seats (R35): {throws}{extra}.")
+        elif isinstance(event, GameStart):
+            self.console.print()
+            self.console.rule(f"Game {event.number}", characters="=")
+            rest = event.line[1:]
+            behind = f"the line behind: {', '.join(rest)}" if rest else "nobody else in line"
+            say(f"{event.box} is in the box; {event.line[0]} is the captain; {behind}.", style="bold")
+        elif isinstance(event, OpeningRoll):
+            a, b = event.dice
+            text = f"Opening roll: {c.box} (box) {a}, {c.captain} (captain) {b}"
+            if a == b:
+                say(text + ": a tie, both throw again (R4).")
+                return
+            say(text + ".")
+            self._last_dice = event.dice
+            first = c.box if a > b else c.captain
+            dice = c.dice
+            if c.rules.opening_reroll:
+                say(f"{self._label(first)} goes first and rolls again (R5).")
+            elif dice is not None:
+                say(f"{self._label(first)} goes first, playing {dice[0]}-{dice[1]}.")
+        elif isinstance(event, AutomaticDouble):
+            say(f"Automatic double (R6): every stake is now {event.cube}.", style="bold")
+        elif isinstance(event, Roll):
+            self._last_dice = event.dice
+            say(f"{self._label(event.player)} rolls {event.dice[0]}-{event.dice[1]}.")
+        elif isinstance(event, Play):
+            if event.move.is_pass():
+                dice = self._last_dice
+                roll = f" with {dice[0]}-{dice[1]}" if dice else ""
+                say(f"{self._label(event.player)} cannot move{roll}: the turn passes (R11).")
+            else:
+                style = "bold yellow" if event.player == c.box else "bold cyan"
+                say(f"{self._label(event.player)} plays {event.move}.", style=style)
+        elif isinstance(event, ProposeDouble):
+            say(
+                f"{event.player} proposes that the team doubles: every member must agree (R39).", style="bold"
+            )
+        elif isinstance(event, Consent):
+            say(f"{event.player} agrees to the team double.")
+        elif isinstance(event, Refuse):
+            say(f"{event.player} refuses: the team does not double (R39).", style="bold")
+        elif isinstance(event, TeamDouble):
+            say(
+                f"The team doubles {c.box} (box) on the stakes of {', '.join(event.members)}: "
+                f"{c.box} must take or pass.",
+                style="bold",
+            )
+        elif isinstance(event, BoxDouble):
+            say(
+                f"{c.box} (box) doubles the team: each member takes or passes alone (R40).",
+                style="bold",
+            )
+        elif isinstance(event, (Take, Beaver)):
+            verb = "takes" if isinstance(event, Take) else "beavers (R30)"
+            if event.player == c.box:
+                say(f"{c.box} (box) {verb}: {self._stakes_text()}; the box owns the cubes.", style="bold")
+            else:
+                cube = c.stakes[event.player].cube
+                say(
+                    f"{event.player} {verb}: their stake is now {cube}, and the cube is theirs.", style="bold"
+                )
+        elif isinstance(event, Pass):
+            if event.player == c.box:
+                say(f"{c.box} (box) passes the team's double.", style="bold")
+            else:
+                say(f"{event.player} passes and is out of this game (R40).", style="bold")
+        elif isinstance(event, Resign):
+            level = _LEVEL_NAMES[event.level]
+            if event.player == c.box:
+                say(f"{c.box} (box) offers every member in the game to resign a {level} (R31).", style="bold")
+            else:
+                say(f"{event.player} offers to resign a {level} on their own stake (R31).", style="bold")
+        elif isinstance(event, Accept):
+            who = f"{c.box} (box)" if event.player == c.box else event.player
+            say(f"{who} accepts the resignation.", style="bold")
+        elif isinstance(event, Decline):
+            who = f"{c.box} (box)" if event.player == c.box else event.player
+            say(f"{who} declines the resignation: play goes on.", style="bold")
+        elif isinstance(event, NewCaptain):
+            say(
+                f"{c.captain} is out of this game: {event.player} moves the team's checkers "
+                f"for the rest of it (R36).",
+                style="bold",
+            )
+        elif isinstance(event, Payment):
+            say(f"{event.payer} pays {event.payee} {_points(event.points)} ({_KIND_TEXT[event.kind]}).")
+        elif isinstance(event, GameOver):
+            side = "box" if event.winner is Side.BOX else "team"
+            say(f"Game {event.number} is over: the {side} won the captain's stake.", style="bold")
+
+    def _stakes_text(self) -> str:
+        c = self.chouette
+        stakes = [c.stakes[m] for m in c.team]
+        values = {s.cube for s in stakes}
+        if len(values) == 1 and len(stakes) > 1:
+            return f"every stake is now {values.pop()}"
+        return "stakes " + ", ".join(f"{s.player} {s.cube}" for s in stakes)
+
+    # -- the end of a game --------------------------------------------------------------------
+
+    def _after_game(self) -> bool:
+        """Show the end of a game, the seats and the ledger; start the next game (True) or
+        end the session (False)."""
+        c = self.chouette
+        self._narrate()
+        self._draw(force=True, note="Game over")
+        self._ledger(f"Ledger after game {c.game_number}")
+        games = self.options.games
+        if games is not None:
+            if len(c.results) >= games:
+                self._final()
+                return False
+        elif not self._ask_another():
+            self._final()
+            return False
+        self._next_game()
+        return True
+
+    def _final(self) -> None:
+        self.console.print()
+        self._ledger(f"Final ledger after {_plural(len(self.chouette.results), 'game')}")
+        self._say("Thanks for playing.")
+
+    def _ask_another(self) -> bool:
+        while True:
+            answer = self._read("Play another game? [Y/n] > ")
+            word, _, rest = answer.lower().partition(" ")
+            if word in ("", "y", "yes"):
+                return True
+            if word in ("n", "no"):
+                return False
+            if self._common(word, rest.strip(), "answer y (another game) or n (stop here)"):
+                continue
+            self._error("Please answer y (another game) or n (stop here).")
+
+    def _next_game(self) -> None:
+        c = self.chouette
+        box, captain, winner = c.box, c.captain, c.winner
+        c.next_game()
+        if winner is Side.BOX:
+            self._say(
+                f"Rotation (R37, the box won): {box} stays in the box; {c.captain} is the new captain; "
+                f"{captain} goes to the end of the line.",
+                style="bold",
+            )
+        else:
+            self._say(
+                f"Rotation (R38, the team won): {captain} goes into the box; {c.captain} is the new captain; "
+                f"{box} goes to the end of the line.",
+                style="bold",
+            )
+        self._narrate()
+
+    # -- bots ---------------------------------------------------------------------------------
+
+    def _bot_acts(self, name: str) -> None:
+        c = self.chouette
+        bot = self.bots[name]
+        phase = c.phase
+        if phase is _P.ROLL:  # the box's turn (the team's is _team_roll)
+            if _A.DOUBLE in c.legal_actions(name) and bot.should_double(
+                c.board(Side.BOX), c.match_state(c.team[0])
+            ):
+                c.box_double(player=name)
+            else:
+                c.roll(player=name)
+        elif phase is _P.PLAY:
+            legal = c.legal_moves()
+            c.play(legal[bot.choose_index(legal)] if len(legal) else Move(), player=name)
+        elif phase is _P.CONSENT:
+            if bot.should_double(c.board(Side.TEAM), c.match_state(name)):
+                c.consent(player=name)
+            else:
+                c.refuse(player=name)
+        elif phase is _P.TEAM_DOUBLE:
+            self._bot_answer(name, bot.respond_to_double(c.board(Side.BOX), c.match_state(c.team[0])))
+        elif phase is _P.BOX_DOUBLE:
+            self._bot_answer(name, bot.respond_to_double(c.board(Side.TEAM), c.match_state(name)))
+        elif phase is _P.RESIGN:
+            pending = c.pending
+            assert pending is not None
+            _, by, _, level = pending
+            if name == c.box:
+                view, state = c.board(Side.BOX), c.match_state(by)
+            else:
+                view, state = c.board(Side.TEAM), c.match_state(name)
+            if bot.accept_resignation(view, state, level):
+                c.accept(player=name)
+            else:
+                c.decline(player=name)
+
+    def _bot_answer(self, name: str, answer: CubeResponse) -> None:
+        from ..bots import CubeResponse
+
+        c = self.chouette
+        if answer is CubeResponse.PASS:
+            c.pass_double(player=name)
+        elif answer is CubeResponse.BEAVER and _A.BEAVER in c.legal_actions(name):
+            c.beaver(player=name)
+        else:
+            c.take(player=name)
+
+    def _team_roll(self) -> None:
+        """The team's turn before the roll: bots may propose a double (once a turn), people
+        may propose one, and the captain (or acting captain) rolls."""
+        c = self.chouette
+        key = self._turn_key()
+        mover = c.mover
+        can = _A.PROPOSE_DOUBLE in c.legal_actions(mover)
+        if can and key not in self._bots_asked:
+            self._bots_asked.add(key)
+            for member in c.team:
+                bot = self.bots.get(member)
+                if bot is not None and bot.should_double(c.board(Side.TEAM), c.match_state(member)):
+                    c.propose_double(player=member)
+                    self._pause()
+                    return
+        if mover not in self.bots:
+            self._human_roll(mover)
+            return
+        people = [m for m in c.team if m not in self.bots]
+        if can and people and key not in self._humans_asked:
+            self._humans_asked.add(key)
+            if self._team_prompt(people):
+                return
+        c.roll(player=mover)
+        self._narrate()
+        self._pause()
+
+    # -- people ---------------------------------------------------------------------------------
+
+    def _human_acts(self, name: str) -> None:
+        phase = self.chouette.phase
+        if phase is _P.ROLL:
+            self._human_roll(name)
+        elif phase is _P.PLAY:
+            self._human_play(name)
+        elif phase is _P.CONSENT:
+            self._human_vote(name)
+        elif phase in (_P.TEAM_DOUBLE, _P.BOX_DOUBLE):
+            self._human_cube(name)
+        elif phase is _P.RESIGN:
+            self._human_resignation(name)
+
+    def _read(self, prompt: str) -> str:
+        return self._prompts._read(prompt)
+
+    def _common(self, word: str, rest: str, now: str) -> bool:
+        """Commands available at every prompt; True when ``word`` was one of them."""
+        if word in ("help", "h", "?"):
+            self._say(_HELP)
+            self._say(f"Now: {now}", style="bold")
+        elif word in ("board", "show"):
+            self._draw(force=True)
+        elif word in ("status", "seats", "ledger", "stakes"):
+            self._status()
+            self._ledger("Ledger")
+        elif word == "save":
+            self._save(rest or None)
+        elif word in ("quit", "exit", "q"):
+            self._quit()
+        else:
+            return False
+        return True
+
+    def _unknown(self, line: str, now: str) -> None:
+        self._error(f"{line!r} is not a command. Now: {now} (type `help` for the commands)")
+
+    def _not_now(self, word: str, now: str) -> None:
+        c = self.chouette
+        phase = c.phase
+        reasons = {
+            "roll": "the dice are already rolled" if phase is _P.PLAY else "it is not the time to roll",
+            "undo": "there is no unconfirmed play to take back (R42)",
+            "done": "there is no play to confirm",
+            "list": "there are no dice to play yet",
+            "hint": "there are no dice to play yet",
+        }
+        if word in ("take", "t", "pass", "p", "drop", "beaver"):
+            reason = "no double is waiting for your answer"
+        elif word in ("accept", "a", "decline"):
+            reason = "no resignation is waiting for your answer"
+        elif word in ("agree", "consent", "refuse"):
+            reason = "no team double is waiting for your vote"
+        elif word in ("double", "d"):
+            reason = "a double is offered before rolling, on your own side's turn (R28)"
+        elif word == "resign":
+            reason = "a resignation is offered on your own side's turn (R31)"
+        else:
+            reason = reasons.get(
+                {"r": "roll", "u": "undo", "ok": "done", "l": "list"}.get(word, word), "not now"
+            )
+        self._error(f"`{word}` is not possible now: {reason}. Now: {now}")
+
+    def _member(self, token: str) -> str | None:
+        """The player whose name is ``token`` (any case), or None."""
+        for name in self.chouette.players:
+            if name.lower() == token.lower():
+                return name
+        return None
+
+    def _clean(self, exc: BaseException) -> str:
+        """A library message without its ``action by NAME:`` label."""
+        text = str(exc)
+        return re.sub(r"^[a-z ]+(?: '[^']*'| \([^)]*\)| \d)? by \S+: ", "", text)
+
+    def _quit(self) -> None:
+        while True:
+            answer = self._read("Save the chouette before quitting? [Y]es, [n]o, [c]ancel > ").lower()
+            if answer in ("", "y", "yes"):
+                if self._save(None):
+                    raise _Quit
+                continue
+            if answer in ("n", "no"):
+                self._say("Goodbye.")
+                raise _Quit
+            if answer in ("c", "cancel"):
+                self._say("Going on with the game.")
+                return
+            self._error("Please answer y (save and quit), n (quit without saving) or c (go on playing).")
+
+    def _save(self, name: str | None) -> bool:
+        path = (
+            (self.save_path or Path(DEFAULT_SAVE_NAME)) if name is None else Path(name.strip().strip("'\""))
+        )
+        try:
+            written = save(path, self.options, self.chouette, self.dice)
+        except BackgammonError as exc:
+            self._error(f"Not saved: {exc}")
+            return False
+        self.save_path = path
+        self._say(f"Chouette saved to {written}", style="bold")
+        self._say(f"Resume it with: backgammon chouette --resume {written}")
+        return True
+
+    def _autosave(self) -> None:
+        configured = self.options.autosave
+        path = Path(configured) if configured else default_autosave_path()
+        try:
+            try:
+                written = save(path, self.options, self.chouette, self.dice)
+            except BackgammonError as exc:
+                self._error(f"The chouette could not be saved: {exc}")
+                return
+            self._say(f"Chouette saved to {written}", style="bold")
+            self._say(f"Resume it with: backgammon chouette --resume {written}")
+        except (OSError, ValueError):
+            pass
+
+    def _parse_names_levels(self, rest: str, allow_level: bool) -> tuple[str | None, int | None, str | None]:
+        """(a player named in ``rest``, a resignation level in it, or an error message)."""
+        name: str | None = None
+        level: int | None = None
+        for token in rest.split():
+            member = self._member(token)
+            if member is not None and name is None:
+                name = member
+            elif allow_level and token.lower() in _LEVELS and level is None:
+                level = _LEVELS[token.lower()]
+            else:
+                what = (
+                    "a resignation level (single, gammon, backgammon) or a player's name"
+                    if allow_level
+                    else "a player's name"
+                )
+                return None, None, f"{token!r} is not {what}"
+        return name, level, None
+
+    def _propose(self, rest: str, default: str | None, people: Sequence[str]) -> bool:
+        """``double [NAME]`` on the team's turn: NAME (or ``default``) proposes (R39)."""
+        c = self.chouette
+        name, _, problem = self._parse_names_levels(rest, allow_level=False)
+        if problem is not None:
+            self._error(f"{problem}: `double` or `double NAME` (NAME a member of the team at the keyboard).")
+            return False
+        name = name or default
+        if name is None:
+            self._error(f"Say who proposes the double: {' or '.join('double ' + p for p in people)}.")
+            return False
+        if name in self.bots:
+            self._error(f"{name} is a bot and proposes a double by itself.")
+            return False
+        if name == c.box:
+            self._error(f"{name} is in the box: the box doubles on its own turn (R40).")
+            return False
+        try:
+            c.propose_double(player=name)
+        except BackgammonError as exc:
+            self._error(f"No double now: {self._clean(exc)}.")
+            return False
+        return True
+
+    def _resign(self, rest: str, default: str | None, people: Sequence[str]) -> bool:
+        """``resign [LEVEL] [NAME]``: the box to every member, a member for their own stake."""
+        c = self.chouette
+        name, level, problem = self._parse_names_levels(rest, allow_level=True)
+        if problem is not None:
+            self._error(
+                f"{problem}: resign single, gammon or backgammon (or just `resign` for a single game)."
+            )
+            return False
+        name = name or default
+        if name is None:
+            self._error(f"Say who resigns: {' or '.join('resign ' + p for p in people)}.")
+            return False
+        if name in self.bots:
+            self._error(f"{name} is a bot and decides for itself.")
+            return False
+        if name != c.box and default == c.box:
+            self._error(f"It is the box's turn: {name} may resign on the team's turn (R31).")
+            return False
+        try:
+            c.resign(level or 1, player=name)
+        except BackgammonError as exc:
+            self._error(f"No resignation now: {self._clean(exc)}.")
+            return False
+        return True
+
+    def _cube_hint(self, name: str) -> None:
+        """pubeval's advice on the cube question ``name`` faces."""
+        from ..bots import CubeResponse
+
+        c = self.chouette
+        adviser = self._prompts._advisor()
+        phase = c.phase
+        member = name if name != c.box else c.team[0]
+        view = c.board(Side.BOX if name == c.box else Side.TEAM)
+        state = c.match_state(member)
+        if phase in (_P.TEAM_DOUBLE, _P.BOX_DOUBLE):
+            answer = adviser.respond_to_double(view, state)
+            if answer is CubeResponse.BEAVER and not c.rules.beavers_apply:
+                answer = CubeResponse.TAKE
+            self._say(f"pubeval's advice: {answer.value}.")
+        elif phase is _P.CONSENT:
+            self._say(f"pubeval's advice: {'agree' if adviser.should_double(view, state) else 'refuse'}.")
+        elif phase is _P.ROLL:
+            self._say(
+                f"pubeval's advice: {'double' if adviser.should_double(view, state) else 'no double: roll'}."
+            )
+        else:
+            self._say("No cube decision now.")
+
+    def _human_roll(self, name: str) -> None:
+        """The box or a human captain before the roll: roll, double (or propose), resign."""
+        c = self.chouette
+        is_box = name == c.box
+        can = (_A.DOUBLE if is_box else _A.PROPOSE_DOUBLE) in c.legal_actions(name)
+        if self.options.auto_roll and not can:
+            c.roll(player=name)
+            return
+        self._draw()
+        people = [m for m in c.team if m not in self.bots] if not is_box else [name]
+        what = "double" if is_box or len(people) == 1 else "double [NAME]"
+        now = f"press Enter to roll{', or ' + what if can else ''}"
+        prompt = f"{self._who(name)}: Enter to roll{', or ' + what if can else ''} > "
+        while True:
+            line = self._read(prompt)
+            word, _, rest = line.partition(" ")
+            word, rest = word.lower(), rest.strip()
+            if word in ("", "roll", "r"):
+                c.roll(player=name)
+                return
+            if word in ("double", "d"):
+                if is_box:
+                    if rest:
+                        self._error("The box doubles every member at once: just `double`.")
+                        continue
+                    try:
+                        c.box_double(player=name)
+                    except BackgammonError as exc:
+                        self._error(f"No double now: {self._clean(exc)}.")
+                        continue
+                    return
+                if self._propose(rest, name, people):
+                    return
+                continue
+            if word == "resign":
+                if self._resign(rest, name, people):
+                    return
+                continue
+            if word == "hint":
+                self._cube_hint(name)
+                continue
+            if self._common(word, rest, now):
+                continue
+            if word in _KNOWN:
+                self._not_now(word, now)
+            elif re.match(r"^(\d|bar|b/)", word):
+                self._error(f"Roll first: {now}.")
+            else:
+                self._unknown(line, now)
+
+    def _team_prompt(self, people: Sequence[str]) -> bool:
+        """The team's people before a bot captain rolls: True when one of them proposed a
+        double or resigned, False to let the captain roll."""
+        c = self.chouette
+        self._draw()
+        mover = c.mover
+        one = people[0] if len(people) == 1 else None
+        what = "double" if one else "double NAME"
+        now = f"press Enter for {mover} to roll, or {what} to propose a team double"
+        prompt = f"{', '.join(people)} (team): Enter for {mover} to roll, or {what} > "
+        while True:
+            line = self._read(prompt)
+            word, _, rest = line.partition(" ")
+            word, rest = word.lower(), rest.strip()
+            if word in ("", "roll", "r"):
+                return False
+            if word in ("double", "d"):
+                if self._propose(rest, one, people):
+                    return True
+                continue
+            if word == "resign":
+                if self._resign(rest, one, people):
+                    return True
+                continue
+            if word == "hint":
+                self._cube_hint(one or people[0])
+                continue
+            if self._common(word, rest, now):
+                continue
+            if word in _KNOWN:
+                self._not_now(word, now)
+            else:
+                self._unknown(line, now)
+
+    def _human_play(self, name: str) -> None:
+        """The box or the (acting) captain plays the roll: a tentative play, confirmed with
+        Enter or taken back with ``undo`` (R42)."""
+        c = self.chouette
+        prompts = self._prompts
+        prompts.names = (c.box, c.mover)
+        legal = c.legal_moves()
+        dice = c.dice
+        assert dice is not None
+        roll = f"{dice[0]}-{dice[1]}"
+        is_box = name == c.box
+        who = self._who(name)
+        self._draw()
+        if not len(legal):
+            self._say(f"No legal play with {roll}: the turn passes (R11).", style="bold")
+            now = "press Enter to pass the turn"
+        elif len(legal) == 1:
+            self._say(f"Only one legal play with {roll}: {legal[0]}.", style="bold")
+            now = f"press Enter to play {legal[0]}"
+        else:
+            now = f"type a play for {roll} like {legal[0]}, a number from `list` (1-{len(legal)}), or `hint`"
+        tentative: int | None = None
+        while True:
+            if tentative is not None:
+                prompt = f"{who}: Enter to confirm {legal[tentative]}, or undo > "
+            elif not len(legal):
+                prompt = f"{who}: Enter to pass the turn > "
+            elif len(legal) == 1:
+                prompt = f"{who}: Enter to play {legal[0]} > "
+            else:
+                prompt = f"{who}: play {roll} > "
+            line = self._read(prompt)
+            word, _, rest = line.partition(" ")
+            word, rest = word.lower(), rest.strip()
+            if word in ("", "done", "ok", "confirm"):
+                if tentative is not None:
+                    c.play(legal[tentative], player=name)
+                    return
+                if len(legal) <= 1:
+                    c.play(legal[0] if len(legal) else Move(), player=name)
+                    return
+                if word:
+                    self._not_now("done", now)
+                else:
+                    self._error(f"Type your play first: {now}.")
+                continue
+            if word in ("undo", "u"):
+                if tentative is None:
+                    self._not_now("undo", now)
+                    continue
+                self._say(f"Taken back: {legal[tentative]}.")
+                tentative = None
+                self._draw(force=True)
+                continue
+            if word in ("list", "l"):
+                prompts._list(legal)
+                continue
+            if word == "hint":
+                prompts._hint(legal, rest)
+                continue
+            if word in ("double", "d"):
+                self._error(f"The dice are already rolled: a double comes before the roll (R28). Now: {now}")
+                continue
+            if word == "resign":
+                if self._resign(rest, name, [name]):
+                    return
+                continue
+            if word in ("pass", "p") and not len(legal):
+                c.play(Move(), player=name)
+                return
+            if word in ("pass", "p"):
+                self._error(
+                    f"There is a legal play, so it must be played (R11); `pass` answers a double. Now: {now}"
+                )
+                continue
+            if tentative is not None and word in ("save", "quit", "exit", "q"):
+                self._say(f"(The play {legal[tentative]} is not confirmed: it is not saved.)")
+            if self._common(word, rest, now):
+                continue
+            if word in _KNOWN:
+                self._not_now(word, now)
+                continue
+            choice = prompts._read_play(line, legal, dice, now)
+            if choice is None:
+                continue
+            tentative = choice
+            after = legal.position(tentative)
+            self._draw(board=after.swap() if is_box else after, note=f"Tentative: {legal[tentative]}")
+            self._say(
+                f"Tentative play: {legal[tentative]}. Press Enter (or `done`) to confirm, `undo` to take it back."
+            )
+
+    def _human_vote(self, name: str) -> None:
+        """A team member's vote on a proposed team double (R39)."""
+        c = self.chouette
+        pending = c.pending
+        assert pending is not None
+        by = pending[1]
+        stake = c.stakes[name]
+        self._draw()
+        now = "agree or refuse the team double"
+        prompt = (
+            f"{self._who(name)}: {by} proposes a team double, your stake {stake.cube} to {2 * stake.cube} "
+            f"(R39): agree or refuse? > "
+        )
+        while True:
+            line = self._read(prompt)
+            word, _, rest = line.partition(" ")
+            word, rest = word.lower(), rest.strip()
+            if word in ("agree", "consent", "yes", "y", "ok"):
+                c.consent(player=name)
+                return
+            if word in ("refuse", "no", "n"):
+                c.refuse(player=name)
+                return
+            if word == "hint":
+                self._cube_hint(name)
+                continue
+            if self._common(word, rest, now):
+                continue
+            if word in _KNOWN or word == "":
+                self._error(f"Vote first: {now} (R39).")
+            else:
+                self._unknown(line, now)
+
+    def _human_cube(self, name: str) -> None:
+        """The box answers the team's double, or a member the box's double (R40)."""
+        c = self.chouette
+        is_box = name == c.box
+        beaver = _A.BEAVER in c.legal_actions(name)
+        choices = "take or pass" + (" or beaver" if beaver else "")
+        if is_box:
+            members = c.team
+            cubes = {c.stakes[m].cube for m in members}
+            if len(cubes) == 1:
+                change = f"{'every stake' if len(members) > 1 else 'the stake'} {next(iter(cubes))} to {2 * next(iter(cubes))}"
+            else:
+                change = ", ".join(f"{m} {c.stakes[m].cube} to {2 * c.stakes[m].cube}" for m in members)
+            question = f"the team doubles, {change}"
+        else:
+            cube = c.stakes[name].cube
+            question = f"{c.box} (box) doubles, your stake {cube} to {2 * cube} (R40)"
+        self._draw()
+        now = f"{choices} the double"
+        prompt = f"{self._who(name)}: {question}: {choices}? > "
+        while True:
+            line = self._read(prompt)
+            word, _, rest = line.partition(" ")
+            word, rest = word.lower(), rest.strip()
+            try:
+                if word in ("take", "t"):
+                    c.take(player=name)
+                    return
+                if word in ("pass", "p", "drop"):
+                    c.pass_double(player=name)
+                    return
+                if word == "beaver":
+                    c.beaver(player=name)
+                    return
+            except BackgammonError as exc:
+                self._error(f"Not possible: {self._clean(exc)}. Now: {now}")
+                continue
+            if word == "hint":
+                self._cube_hint(name)
+                continue
+            if self._common(word, rest, now):
+                continue
+            if word in _KNOWN or word == "":
+                self._error(f"Answer the double first: {now}.")
+            else:
+                self._unknown(line, now)
+
+    def _human_resignation(self, name: str) -> None:
+        """Accept or decline a resignation: a member the box's, the box a member's."""
+        c = self.chouette
+        pending = c.pending
+        assert pending is not None
+        _, by, _, level = pending
+        member = by if name == c.box else name
+        stake = c.stakes[member]
+        points = stake.cube * c.rules.multiplier(level, stake.centred)
+        whose = "on your stake" if name != c.box else f"on {by}'s stake"
+        self._draw()
+        now = "accept or decline the resignation"
+        prompt = (
+            f"{self._who(name)}: {self._label(by)} offers to resign a {_LEVEL_NAMES[level]} "
+            f"({_points(points)} {whose}): accept or decline? > "
+        )
+        while True:
+            line = self._read(prompt)
+            word, _, rest = line.partition(" ")
+            word, rest = word.lower(), rest.strip()
+            if word in ("accept", "a", "y", "yes"):
+                c.accept(player=name)
+                return
+            if word in ("decline", "n", "no", "reject"):
+                c.decline(player=name)
+                return
+            if self._common(word, rest, now):
+                continue
+            if word in _KNOWN or word == "":
+                self._error(f"Answer the resignation first: {now}.")
+            else:
+                self._unknown(line, now)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+# -- from the command line --------------------------------------------------------------------
+
+
+def build_chouette_session(args: argparse.Namespace) -> ChouetteSession:
+    """The session that ``args`` (of the ``chouette`` sub-command) ask for: a new chouette,
+    or with ``--resume`` the saved one (display options on the command line override the
+    saved ones; the players, dice and rules cannot change and are ignored with a note).
+    Raises :class:`~backgammon.errors.BackgammonError` for bad options or a bad file."""
+    if args.resume:
+        options, chouette, dice = load(args.resume)
+        ignored = [
+            "--" + ("human/--bot/--players" if name == "seats" else name.replace("_", "-"))
+            for name in GAME_ARGUMENTS
+            if getattr(args, name, None) is not None
+        ]
+        if ignored:
+            print(
+                f"backgammon: note: {', '.join(ignored)} ignored: a resumed chouette keeps its own",
+                file=sys.stderr,
+            )
+        options = options.with_display(**_display_changes(args))
+        return ChouetteSession(options, chouette=chouette, dice=dice, save_path=args.resume)
+    return ChouetteSession(options_from_args(args))
+
+
+def run(args: argparse.Namespace, *, stderr: IO[str] | None = None) -> int:
+    """Run ``backgammon chouette``; returns the exit status (see the sub-command's help)."""
+    import signal
+
+    from .app import _HANGUPS, _interrupt, _line_editing
+
+    try:
+        session = build_chouette_session(args)
+    except BackgammonError as exc:
+        print(f"backgammon: {exc}", file=stderr or sys.stderr)
+        return 2
+    _line_editing()
+    previous = {sig: signal.getsignal(sig) for sig in _HANGUPS}
+    for sig in _HANGUPS:
+        signal.signal(sig, _interrupt)
+    try:
+        return session.run()
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
