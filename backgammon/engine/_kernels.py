@@ -1,0 +1,994 @@
+"""Compiled (numba) kernels of the engine: input encoding, network forward pass, the
+self-play TD(λ) training loop and a quick duplicate-dice match against pubeval.
+
+Every kernel works on 50-byte position keys (``uint8[50]``, the layout of
+:attr:`backgammon.LegalMoves.boards`): the side on roll's 25 slots (slot ``i`` is its point
+``i + 1``, slot 24 its bar), then the other side's 25 slots from its own view. A network
+evaluates a key *for the side on roll* (the first 25 slots).
+
+All kernels are ``@njit(cache=True, nogil=True)`` and free of recursion (numba's cache
+cannot hold recursive functions). Random numbers come from a xorshift64* generator whose
+state is a ``uint64[1]`` array, so a training run is reproducible bit for bit and resumes
+exactly from a checkpoint.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._movegen import MAX_PLAYS, generate
+
+__all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "encode_batch", "classify_batch", "forward",
+           "train_games", "match_vs_pubeval", "njit"]
+
+try:
+    from numba import njit
+except ImportError:  # pragma: no cover
+    def njit(*args: Any, **kwargs: Any) -> Any:  # type: ignore[no-redef]
+        if args and callable(args[0]):
+            return args[0]
+        return lambda f: f
+
+#: Inputs per side: 24 points × 4 (Tesauro's truncated unary), bar (2), borne off (1),
+#: then :data:`N_HAND` hand-made features.
+N_RAW = 24 * 4 + 3
+#: Hand-made features per side (see :func:`_side_features`).
+N_HAND = 10
+PER_SIDE = N_RAW + N_HAND
+#: Network inputs: the side on roll's block then the other side's.
+NUM_INPUTS = 2 * PER_SIDE
+#: Network outputs: win, win gammon, win backgammon, lose gammon, lose backgammon.
+NUM_OUTPUTS = 5
+
+
+# -- position helpers -------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def is_contact(key: Any) -> bool:
+    """True unless contact is broken (as :meth:`backgammon.Position.is_race`, negated)."""
+    back = 0
+    for p in range(25, 0, -1):
+        if key[p - 1] > 0:
+            back = p
+            break
+    oback = 0
+    for q in range(25, 0, -1):
+        if key[24 + q] > 0:
+            oback = q
+            break
+    if back == 0 or oback == 0:
+        return False
+    return back + oback > 25
+
+
+@njit(cache=True, nogil=True)
+def is_bearoff(key: Any) -> bool:
+    """True when every checker of both sides is on its own home board (points 1–6)."""
+    for i in range(6, 25):
+        if key[i] > 0 or key[25 + i] > 0:
+            return False
+    return True
+
+
+# -- features ---------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def _blocked(o: Any, t: int) -> bool:
+    """Is point ``t`` (1..24, the attacker's numbering) made by the other side ``o``?"""
+    if t < 1 or t > 24:
+        return False
+    return bool(o[24 - t] >= 2)
+
+
+@njit(cache=True, nogil=True)
+def _reach(o: Any, a: int, dist: int, d1: int, d2: int) -> bool:
+    """Can a checker on point ``a`` travel exactly ``dist`` pips with roll ``(d1, d2)``,
+    landing only on points not made by ``o``?"""
+    if d1 == d2:
+        if dist % d1 != 0:
+            return False
+        k = dist // d1
+        if k > 4:
+            return False
+        for j in range(1, k):
+            if _blocked(o, a - j * d1):
+                return False
+        return True
+    if dist == d1 or dist == d2:
+        return True
+    if dist == d1 + d2:
+        return (not _blocked(o, a - d1)) or (not _blocked(o, a - d2))
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _roll_index(d1: int, d2: int) -> int:
+    """Index 0..20 of the roll ``(d1, d2)``, ``d1 <= d2``."""
+    return (d1 - 1) * (14 - d1) // 2 + (d2 - d1)
+
+
+@njit(cache=True, nogil=True)
+def _shots(c: Any, o: Any) -> float:
+    """Rolls (of 36) with which the side ``c`` could hit a blot of ``o`` (direct and
+    indirect; a side with a checker on the bar shoots only from the bar)."""
+    mask = 0
+    hasbar = c[24] > 0
+    for j in range(24):
+        if o[j] != 1:
+            continue
+        t = 24 - j  # the blot's point in c's numbering
+        for a in range(25, t, -1):
+            if a == 25:
+                if not hasbar:
+                    continue
+            elif hasbar or c[a - 1] == 0:
+                continue
+            dist = a - t
+            if dist > 24:
+                continue
+            if dist <= 6:  # direct: every roll with that number
+                for d in range(1, 7):
+                    mask |= 1 << _roll_index(min(d, dist), max(d, dist))
+            for d1 in range(max(1, dist - 6), (dist + 1) // 2):  # two different dice
+                d2 = dist - d1
+                if d2 <= 6 and d1 < d2:
+                    if not _blocked(o, a - d1) or not _blocked(o, a - d2):
+                        mask |= 1 << _roll_index(d1, d2)
+            for d in range(1, 7):  # doubles, 2 to 4 steps
+                if dist % d == 0:
+                    k = dist // d
+                    if 2 <= k <= 4:
+                        ok = True
+                        for s in range(1, k):
+                            if _blocked(o, a - s * d):
+                                ok = False
+                                break
+                        if ok:
+                            mask |= 1 << _roll_index(d, d)
+    total = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            if (mask >> _roll_index(d1, d2)) & 1:
+                total += 1 if d1 == d2 else 2
+    return total / 36.0
+
+
+@njit(cache=True, nogil=True)
+def _escapes(c: Any, o: Any) -> float:
+    """Rolls (of 36) that carry ``c``'s rearmost checker past every point ``o`` has made
+    within 12 pips in front of it (1.0 when nothing blocks)."""
+    p = 0
+    for q in range(25, 0, -1):
+        if c[q - 1] > 0:
+            p = q
+            break
+    if p == 0:
+        return 1.0
+    bm = 0  # bit t: point t (c's numbering) made by o
+    for t in range(1, 25):
+        if o[24 - t] >= 2:
+            bm |= 1 << t
+    lowest = 0
+    for t in range(max(1, p - 12), p):
+        if (bm >> t) & 1:
+            lowest = t
+            break
+    if lowest == 0:
+        return 1.0
+    total = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            ok = False
+            if d1 == d2:
+                pos = p
+                for _ in range(4):
+                    nxt = pos - d1
+                    if nxt >= 1 and (bm >> nxt) & 1:
+                        break
+                    pos = nxt
+                    if pos < lowest:
+                        ok = True
+                        break
+            else:
+                for first in range(2):
+                    a1 = d1 if first == 0 else d2
+                    a2 = d2 if first == 0 else d1
+                    m = p - a1
+                    if m >= 1 and (bm >> m) & 1:
+                        continue
+                    if m < lowest:
+                        ok = True
+                        break
+                    m2 = m - a2
+                    if m2 < lowest and not (m2 >= 1 and (bm >> m2) & 1):
+                        ok = True
+                        break
+            if ok:
+                total += 1 if d1 == d2 else 2
+    return total / 36.0
+
+
+@njit(cache=True, nogil=True)
+def _side_features(c: Any, o: Any, out: Any, base: int) -> None:
+    """Write side ``c``'s :data:`PER_SIDE` inputs (``o`` is the other side, both
+    25-slot arrays from their own view) into ``out[base:]``."""
+    k = base
+    on_board = 0
+    pips = 0
+    for i in range(24):
+        n = c[i]
+        on_board += n
+        pips += n * (i + 1)
+        out[k] = 1.0 if n >= 1 else 0.0
+        out[k + 1] = 1.0 if n >= 2 else 0.0
+        out[k + 2] = 1.0 if n >= 3 else 0.0
+        out[k + 3] = (n - 3) / 2.0 if n > 3 else 0.0
+        k += 4
+    bar = c[24]
+    on_board += bar
+    pips += 25 * bar
+    out[k] = 1.0 if bar >= 1 else 0.0
+    out[k + 1] = bar / 2.0
+    out[k + 2] = (15 - on_board) / 15.0
+    k += 3
+    # hand-made features
+    back = bar
+    for i in range(18, 24):
+        back += c[i]
+    outfield = 0
+    for i in range(6, 18):
+        outfield += c[i]
+    home = 0
+    for i in range(6):
+        if c[i] >= 2:
+            home += 1
+    anchors = 0
+    for i in range(18, 24):
+        if c[i] >= 2:
+            anchors += 1
+    blots = 0
+    for i in range(24):
+        if c[i] == 1:
+            blots += 1
+    prime = 0
+    run = 0
+    for i in range(24):
+        if c[i] >= 2:
+            run += 1
+            if run > prime:
+                prime = run
+        else:
+            run = 0
+    # checkers still behind the other side's rearmost checker (still to get past it)
+    oback = 0
+    for q in range(25, 0, -1):
+        if o[q - 1] > 0:
+            oback = q
+            break
+    behind = 0
+    for p in range(1, 26):
+        if p + oback > 25:
+            behind += c[p - 1]
+    out[k] = pips / 100.0
+    out[k + 1] = back / 5.0
+    out[k + 2] = _escapes(c, o)
+    out[k + 3] = _shots(c, o)
+    out[k + 4] = prime / 6.0
+    out[k + 5] = anchors / 3.0
+    out[k + 6] = home / 6.0
+    out[k + 7] = outfield / 15.0
+    out[k + 8] = blots / 5.0
+    out[k + 9] = behind / 15.0
+
+
+@njit(cache=True, nogil=True)
+def encode_one(key: Any, out: Any) -> None:
+    """The :data:`NUM_INPUTS` inputs of one key (side on roll first) into ``out``."""
+    c = key[:25]
+    o = key[25:]
+    _side_features(c, o, out, 0)
+    _side_features(o, c, out, PER_SIDE)
+
+
+@njit(cache=True, nogil=True)
+def encode_batch(boards: Any, out: Any) -> None:
+    """:func:`encode_one` for every row of ``boards`` (``uint8[n, 50]``) into ``out``."""
+    for r in range(boards.shape[0]):
+        encode_one(boards[r], out[r])
+
+
+@njit(cache=True, nogil=True)
+def classify_batch(boards: Any, out: Any) -> None:
+    """Class of every row: 0 over (a side has no checkers left), 1 bear-off, 2 race,
+    3 contact."""
+    for r in range(boards.shape[0]):
+        key = boards[r]
+        a = 0
+        b = 0
+        for i in range(25):
+            a += key[i]
+            b += key[25 + i]
+        if a == 0 or b == 0:
+            out[r] = 0
+        elif is_contact(key):
+            out[r] = 3
+        elif is_bearoff(key):
+            out[r] = 1
+        else:
+            out[r] = 2
+
+
+# -- network ----------------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def _sigmoid(z: float) -> float:
+    if z < -40.0:
+        z = -40.0
+    elif z > 40.0:
+        z = 40.0
+    return float(1.0 / (1.0 + np.exp(-z)))
+
+
+@njit(cache=True, nogil=True)
+def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, v: Any) -> None:
+    """One-hidden-layer sigmoid network: ``h = σ(x·w1 + b1)``, ``v = σ(h·w2 + b2)``.
+    Skips zero inputs (most of the unary encoding)."""
+    nh = b1.shape[0]
+    for j in range(nh):
+        h[j] = b1[j]
+    for i in range(x.shape[0]):
+        xi = x[i]
+        if xi != 0.0:
+            row = w1[i]
+            for j in range(nh):
+                h[j] += xi * row[j]
+    for j in range(nh):
+        h[j] = _sigmoid(h[j])
+    for k in range(NUM_OUTPUTS):
+        s = b2[k]
+        for j in range(nh):
+            s += h[j] * w2[j, k]
+        v[k] = _sigmoid(s)
+
+
+@njit(cache=True, nogil=True)
+def equity_of(v: Any) -> float:
+    """Cubeless equity of output vector ``v`` (win, wg, wbg, lg, lbg)."""
+    return float(2.0 * v[0] - 1.0 + v[1] - v[3] + v[2] - v[4])
+
+
+# -- random numbers ---------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def splitmix(x: Any) -> Any:
+    """SplitMix64 of a ``uint64``: seeds a stream from (seed, index)."""
+    z = np.uint64(x) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z = z ^ (z >> np.uint64(31))
+    if z == np.uint64(0):
+        z = np.uint64(1)
+    return z
+
+
+@njit(cache=True, nogil=True)
+def roll_die(state: Any) -> int:
+    """One die (1..6) from the xorshift64* state ``uint64[1]``."""
+    x = state[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    state[0] = x
+    r = x * np.uint64(2685821657736338717)
+    return int((r >> np.uint64(33)) % np.uint64(6)) + 1
+
+
+@njit(cache=True, nogil=True)
+def game_stream(seed: int, index: int, state: Any) -> None:
+    """Seed ``state`` for game ``index`` of a run seeded ``seed``."""
+    state[0] = splitmix(splitmix(np.uint64(seed)) ^ np.uint64(index))
+
+
+# -- game helpers -----------------------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def initial_key() -> Any:
+    """The starting position's key."""
+    key = np.zeros(50, np.uint8)
+    for base in (0, 25):
+        key[base + 5] = 5
+        key[base + 7] = 3
+        key[base + 12] = 5
+        key[base + 23] = 2
+    return key
+
+
+@njit(cache=True, nogil=True)
+def win_points(after: Any) -> int:
+    """Points the mover won with ``after`` (seen from the loser, on roll next)."""
+    off = 15
+    for i in range(25):
+        off -= after[i]
+    if off > 0:
+        return 1
+    for i in range(18, 25):
+        if after[i] > 0:
+            return 3
+    return 2
+
+
+@njit(cache=True, nogil=True)
+def _finished(row: Any) -> bool:
+    """Has the mover (last 25 slots of ``row``) borne off everything?"""
+    for i in range(25, 50):
+        if row[i] > 0:
+            return False
+    return True
+
+
+#: Length of the one-sided bear-off distributions (see :mod:`.bearoff`).
+BEAROFF_ROLLS = 32
+
+
+@njit(cache=True, nogil=True)
+def rank6(c: Any, comp: Any) -> int:
+    """Index of a one-sided home board ``c`` (6 counts, total <= 15) in the bear-off
+    tables; ``comp[k, s]`` counts the compositions of ``s`` into ``k`` parts."""
+    rank = 0
+    remaining = 15
+    for i in range(6):
+        for v in range(c[i]):
+            rank += comp[6 - i, remaining - v]
+        remaining -= c[i]
+    return int(rank)
+
+
+@njit(cache=True, nogil=True)
+def bearoff_eval(key: Any, comp: Any, off: Any, first: Any, v: Any) -> None:
+    """Exact outputs of a bear-off key (every checker home, both sides on the board) for
+    the side on roll into ``v``, from the one-sided tables ``off`` / ``first``: it wins when
+    it finishes in ``n`` rolls and the other side needs ``n`` or more; it wins a gammon when
+    the other side (15 checkers on the board) has not borne one off in ``n - 1`` rolls."""
+    a6 = np.zeros(6, np.int64)
+    b6 = np.zeros(6, np.int64)
+    na = 0
+    nb = 0
+    for i in range(6):
+        a6[i] = key[i]
+        b6[i] = key[25 + i]
+        na += a6[i]
+        nb += b6[i]
+    ia = rank6(a6, comp)
+    ib = rank6(b6, comp)
+    win = 0.0
+    tail_b = 1.0  # P(the other side needs >= n rolls)
+    for n in range(BEAROFF_ROLLS):
+        win += off[ia, n] * tail_b
+        tail_b -= off[ib, n]
+    wg = 0.0
+    if nb == 15:
+        tail = 1.0
+        for n in range(BEAROFF_ROLLS):
+            wg += off[ia, n] * tail
+            tail -= first[ib, n]
+    lg = 0.0
+    if na == 15:
+        tail = 1.0
+        for m in range(BEAROFF_ROLLS):
+            tail -= first[ia, m]
+            lg += off[ib, m] * tail
+    v[0] = win
+    v[1] = min(wg, win)
+    v[2] = 0.0
+    v[3] = min(lg, 1.0 - win)
+    v[4] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def _net_choose(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+                rw1: Any, rb1: Any, rw2: Any, rb2: Any, x: Any, h: Any, v: Any,
+                best_v: Any, bo: bool, comp: Any, off: Any, first: Any) -> int:
+    """Index of the play with the best 0-ply equity for the mover; ``best_v`` receives the
+    chosen row's output vector (from the side to roll next; all zero for a finished game).
+    With ``bo``, bear-off rows are evaluated exactly from the tables."""
+    best = -1
+    best_eq = -1e9
+    for k in range(n):
+        row = boards[k]
+        if _finished(row):
+            eq = 10.0 + win_points(row)
+            if eq > best_eq:
+                best_eq = eq
+                best = k
+                for m in range(NUM_OUTPUTS):
+                    best_v[m] = 0.0
+            continue
+        if bo and is_bearoff(row):
+            bearoff_eval(row, comp, off, first, v)
+        else:
+            encode_one(row, x)
+            if is_contact(row):
+                forward(x, cw1, cb1, cw2, cb2, h, v)
+            else:
+                forward(x, rw1, rb1, rw2, rb2, h, v)
+        eq = -equity_of(v)
+        if eq > best_eq:
+            best_eq = eq
+            best = k
+            for m in range(NUM_OUTPUTS):
+                best_v[m] = v[m]
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _flip(v: Any, out: Any) -> None:
+    out[0] = 1.0 - v[0]
+    out[1] = v[3]
+    out[2] = v[4]
+    out[3] = v[1]
+    out[4] = v[2]
+
+
+@njit(cache=True, nogil=True)
+def _accumulate(x: Any, h: Any, v: Any, w2: Any, flipped: bool, lam: float,
+                ew1: Any, eb1: Any, ew2: Any, eb2: Any, active: bool) -> None:
+    """Decay the traces by ``lam`` and add the gradient of the fixed-view outputs ``U``
+    (``U = V`` or ``flip(V)``) at this state."""
+    nin = x.shape[0]
+    nh = h.shape[0]
+    if active and lam != 1.0:
+        ew1 *= lam
+        eb1 *= lam
+        ew2 *= lam
+        eb2 *= lam
+    elif not active:
+        ew1[:] = 0.0
+        eb1[:] = 0.0
+        ew2[:] = 0.0
+        eb2[:] = 0.0
+    gh = np.empty(nh)
+    for k in range(NUM_OUTPUTS):
+        m = k
+        sign = 1.0
+        if flipped:
+            if k == 0:
+                sign = -1.0
+            elif k == 1:
+                m = 3
+            elif k == 2:
+                m = 4
+            elif k == 3:
+                m = 1
+            else:
+                m = 2
+        g = sign * v[m] * (1.0 - v[m])
+        eb2[k, m] += g
+        for j in range(nh):
+            ew2[k, j, m] += g * h[j]
+            gh[j] = g * w2[j, m] * h[j] * (1.0 - h[j])
+            eb1[k, j] += gh[j]
+        for i in range(nin):
+            xi = x[i]
+            if xi != 0.0:
+                row = ew1[k, i]
+                for j in range(nh):
+                    row[j] += xi * gh[j]
+
+
+@njit(cache=True, nogil=True)
+def _apply(alpha: float, delta: Any, w1: Any, b1: Any, w2: Any, b2: Any,
+           ew1: Any, eb1: Any, ew2: Any, eb2: Any) -> None:
+    """``w += alpha * delta[k] * e[k]`` for ``k = 0..4`` in turn, for one network (fused
+    loops, no temporaries; the same float operations in the same order as the plain
+    array expressions)."""
+    a = np.empty(NUM_OUTPUTS)
+    for k in range(NUM_OUTPUTS):
+        a[k] = alpha * delta[k]
+    nin, nh = w1.shape
+    for i in range(nin):
+        for j in range(nh):
+            w = w1[i, j]
+            for k in range(NUM_OUTPUTS):
+                if a[k] != 0.0:
+                    w += a[k] * ew1[k, i, j]
+            w1[i, j] = w
+    for j in range(nh):
+        w = b1[j]
+        for k in range(NUM_OUTPUTS):
+            if a[k] != 0.0:
+                w += a[k] * eb1[k, j]
+        b1[j] = w
+        for m in range(NUM_OUTPUTS):
+            w = w2[j, m]
+            for k in range(NUM_OUTPUTS):
+                if a[k] != 0.0:
+                    w += a[k] * ew2[k, j, m]
+            w2[j, m] = w
+    for m in range(NUM_OUTPUTS):
+        w = b2[m]
+        for k in range(NUM_OUTPUTS):
+            if a[k] != 0.0:
+                w += a[k] * eb2[k, m]
+        b2[m] = w
+
+
+@njit(cache=True, nogil=True)
+def _td0(alpha: float, delta: Any, x: Any, h: Any, v: Any, flipped: bool,
+         w1: Any, b1: Any, w2: Any, b2: Any) -> None:
+    """TD(0) step without traces: ``w += alpha * Σ_k delta[k] * ∇U_k`` at the state whose
+    inputs, hidden activations and outputs are ``x``, ``h``, ``v``, touching only the rows
+    of ``w1`` whose input is non-zero. The same float operations, in the same order, as
+    :func:`_accumulate` then :func:`_apply` with ``lam = 0``."""
+    nh = h.shape[0]
+    a = np.empty(NUM_OUTPUTS)
+    g = np.empty(NUM_OUTPUTS)
+    src = np.empty(NUM_OUTPUTS, np.int64)
+    gh = np.empty((NUM_OUTPUTS, nh))
+    for k in range(NUM_OUTPUTS):
+        a[k] = alpha * delta[k]
+        m = k
+        sign = 1.0
+        if flipped:
+            if k == 0:
+                sign = -1.0
+            elif k == 1:
+                m = 3
+            elif k == 2:
+                m = 4
+            elif k == 3:
+                m = 1
+            else:
+                m = 2
+        src[k] = m
+        g[k] = sign * v[m] * (1.0 - v[m])
+        for j in range(nh):
+            gh[k, j] = g[k] * w2[j, m] * h[j] * (1.0 - h[j])
+    for i in range(x.shape[0]):
+        xi = x[i]
+        if xi != 0.0:
+            for j in range(nh):
+                w = w1[i, j]
+                for k in range(NUM_OUTPUTS):
+                    if a[k] != 0.0:
+                        w += a[k] * (xi * gh[k, j])
+                w1[i, j] = w
+    for j in range(nh):
+        w = b1[j]
+        for k in range(NUM_OUTPUTS):
+            if a[k] != 0.0:
+                w += a[k] * gh[k, j]
+        b1[j] = w
+        for k in range(NUM_OUTPUTS):
+            if a[k] != 0.0:
+                w2[j, src[k]] += a[k] * (g[k] * h[j])
+    for k in range(NUM_OUTPUTS):
+        if a[k] != 0.0:
+            b2[src[k]] += a[k] * g[k]
+
+
+@njit(cache=True, nogil=True)
+def train_games(seed: int, first: int, count: int, alpha: float, lam: float,
+                cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+                rw1: Any, rb1: Any, rw2: Any, rb2: Any,
+                bo: bool, comp: Any, boff: Any, bfirst: Any, traces: bool,
+                stats: Any) -> int:
+    """Play games ``first .. first + count - 1`` of the run seeded ``seed`` by self-play at
+    0 ply and learn from each by TD(``lam``) with step ``alpha`` (online, traces reset per
+    game). With ``lam == 0`` and not ``traces`` a trace-free TD(0) step is taken (same
+    result, about twice as fast). With ``bo``, bear-off positions are valued exactly from the one-sided tables
+    (``comp``, ``boff``, ``bfirst``; see :mod:`.bearoff`) and a game ends, for learning, on
+    reaching one. ``stats`` (``float64[4]``) accumulates plies, games, gammons,
+    backgammons. Returns the number of plies played."""
+    nin = cw1.shape[0]
+    nhc = cb1.shape[0]
+    nhr = rb1.shape[0]
+    ecw1 = np.zeros((NUM_OUTPUTS, nin, nhc))
+    ecb1 = np.zeros((NUM_OUTPUTS, nhc))
+    ecw2 = np.zeros((NUM_OUTPUTS, nhc, NUM_OUTPUTS))
+    ecb2 = np.zeros((NUM_OUTPUTS, NUM_OUTPUTS))
+    erw1 = np.zeros((NUM_OUTPUTS, nin, nhr))
+    erb1 = np.zeros((NUM_OUTPUTS, nhr))
+    erw2 = np.zeros((NUM_OUTPUTS, nhr, NUM_OUTPUTS))
+    erb2 = np.zeros((NUM_OUTPUTS, NUM_OUTPUTS))
+    boards = np.zeros((MAX_PLAYS, 50), np.uint8)
+    steps = np.zeros((MAX_PLAYS, 12), np.int8)
+    dies = np.zeros(MAX_PLAYS, np.int8)
+    table = np.zeros((8192, 2), np.int64)
+    st = np.zeros(3, np.int64)
+    x = np.zeros(nin)
+    hmax = max(nhc, nhr)
+    h = np.zeros(hmax)
+    v = np.zeros(NUM_OUTPUTS)
+    hv = np.zeros(hmax)
+    vt = np.zeros(NUM_OUTPUTS)
+    vn = np.zeros(NUM_OUTPUTS)
+    ut = np.zeros(NUM_OUTPUTS)
+    un = np.zeros(NUM_OUTPUTS)
+    delta = np.zeros(NUM_OUTPUTS)
+    rng = np.zeros(1, np.uint64)
+    xt = np.zeros(nin)
+    fast = lam == 0.0 and not traces
+    plies = 0
+    for g in range(first, first + count):
+        game_stream(seed, g, rng)
+        key = initial_key()
+        while True:
+            d1 = roll_die(rng)
+            d2 = roll_die(rng)
+            if d1 != d2:
+                break
+        side = 0 if d1 > d2 else 1  # whose turn, in the fixed view of side 0
+        c_active = False  # traces hold something
+        r_active = False
+        c_idle = 0  # plies since the contact traces last received a gradient
+        r_idle = 0
+        for ply in range(10000):
+            plies += 1
+            flipped = side == 1
+            # value and gradient at the current state
+            contact = is_contact(key)
+            if fast:
+                encode_one(key, xt)
+                if contact:
+                    forward(xt, cw1, cb1, cw2, cb2, hv[:nhc], vt)
+                else:
+                    forward(xt, rw1, rb1, rw2, rb2, hv[:nhr], vt)
+            elif contact:
+                encode_one(key, x)
+                hh = hv[:nhc]
+                forward(x, cw1, cb1, cw2, cb2, hh, vt)
+                _accumulate(x, hh, vt, cw2, flipped, lam, ecw1, ecb1, ecw2, ecb2, c_active)
+                c_active = True
+                c_idle = 0
+                if r_active:
+                    erw1 *= lam
+                    erb1 *= lam
+                    erw2 *= lam
+                    erb2 *= lam
+                    r_idle += 1
+            else:
+                encode_one(key, x)
+                hh = hv[:nhr]
+                forward(x, rw1, rb1, rw2, rb2, hh, vt)
+                _accumulate(x, hh, vt, rw2, flipped, lam, erw1, erb1, erw2, erb2, r_active)
+                r_active = True
+                r_idle = 0
+                if c_active:
+                    ecw1 *= lam
+                    ecb1 *= lam
+                    ecw2 *= lam
+                    ecb2 *= lam
+                    c_idle += 1
+            if c_idle > 30:
+                c_active = False
+            if r_idle > 30:
+                r_active = False
+            if flipped:
+                _flip(vt, ut)
+            else:
+                ut[:] = vt
+            # move
+            n = generate(key, d1, d2, boards, steps, dies, table, st)
+            done = False
+            exact = False  # the next state is a bear-off valued exactly: the last update
+            if n == 0:
+                nxt = np.empty(50, np.uint8)
+                nxt[:25] = key[25:]
+                nxt[25:] = key[:25]
+                if bo and is_bearoff(nxt):
+                    bearoff_eval(nxt, comp, boff, bfirst, vn)
+                    exact = True
+                else:
+                    encode_one(nxt, x)
+                    if is_contact(nxt):
+                        forward(x, cw1, cb1, cw2, cb2, h[:nhc], vn)
+                    else:
+                        forward(x, rw1, rb1, rw2, rb2, h[:nhr], vn)
+            else:
+                k = _net_choose(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
+                                x, h, v, vn, bo, comp, boff, bfirst)
+                nxt = boards[k].copy()
+                if _finished(nxt):
+                    done = True
+                elif bo and is_bearoff(nxt):
+                    exact = True
+            # fixed-view target: the next state is seen by the other side
+            if done:
+                pts = win_points(nxt)
+                # the mover (side) won; in the mover's view:
+                vn[0] = 1.0
+                vn[1] = 1.0 if pts >= 2 else 0.0
+                vn[2] = 1.0 if pts >= 3 else 0.0
+                vn[3] = 0.0
+                vn[4] = 0.0
+                if flipped:
+                    _flip(vn, un)
+                else:
+                    un[:] = vn
+                stats[2] += 1.0 if pts >= 2 else 0.0
+                stats[3] += 1.0 if pts >= 3 else 0.0
+            else:
+                if flipped:  # next on roll is side 0: its view is the fixed view
+                    un[:] = vn
+                else:
+                    _flip(vn, un)
+            for m in range(NUM_OUTPUTS):
+                delta[m] = un[m] - ut[m]
+            if fast:
+                if contact:
+                    _td0(alpha, delta, xt, hv[:nhc], vt, flipped, cw1, cb1, cw2, cb2)
+                else:
+                    _td0(alpha, delta, xt, hv[:nhr], vt, flipped, rw1, rb1, rw2, rb2)
+            else:
+                if c_active:
+                    _apply(alpha, delta, cw1, cb1, cw2, cb2, ecw1, ecb1, ecw2, ecb2)
+                if r_active:
+                    _apply(alpha, delta, rw1, rb1, rw2, rb2, erw1, erb1, erw2, erb2)
+            if done or exact:
+                break
+            key = nxt
+            side = 1 - side
+            d1 = roll_die(rng)
+            d2 = roll_die(rng)
+        stats[1] += 1.0
+    stats[0] += plies
+    return plies
+
+
+# -- pubeval (for the quick strength check) ----------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def _pubeval_score(row: Any, wts: Any) -> float:
+    """Tesauro's pubeval score of a play's resulting key ``row`` (mover in slots 25..49)."""
+    s = 0.0
+    for kb in range(24):
+        m = row[25 + 23 - kb]
+        o = row[kb]
+        base = 5 * kb
+        if o == 1:
+            s += wts[base]
+        if m == 1:
+            s += wts[base + 1]
+        if m >= 2:
+            s += wts[base + 2]
+        if m == 3:
+            s += wts[base + 3]
+        if m > 3:
+            s += wts[base + 4] * (m - 3) / 2.0
+    s += wts[120] * row[24] / 2.0
+    on = 0
+    for i in range(25, 50):
+        on += row[i]
+    s += wts[121] * (15 - on) / 15.0
+    return float(s)
+
+
+@njit(cache=True, nogil=True)
+def match_vs_pubeval(seed: int, pairs: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+                     rw1: Any, rb1: Any, rw2: Any, rb2: Any, wrace: Any, wcontact: Any,
+                     bo: bool, comp: Any, boff: Any, bfirst: Any, out: Any) -> None:
+    """Duplicate-dice cubeless match, the 0-ply network against pubeval: ``pairs`` dice
+    sequences, each played twice with the seats swapped. ``out[p]`` receives the network's
+    points over pair ``p`` (sum of its two games). With ``bo`` the network plays bear-offs
+    from the exact tables."""
+    nin = cw1.shape[0]
+    boards = np.zeros((MAX_PLAYS, 50), np.uint8)
+    steps = np.zeros((MAX_PLAYS, 12), np.int8)
+    dies = np.zeros(MAX_PLAYS, np.int8)
+    table = np.zeros((8192, 2), np.int64)
+    st = np.zeros(3, np.int64)
+    x = np.zeros(nin)
+    h = np.zeros(max(cb1.shape[0], rb1.shape[0]))
+    v = np.zeros(NUM_OUTPUTS)
+    bv = np.zeros(NUM_OUTPUTS)
+    rng = np.zeros(1, np.uint64)
+    for p in range(pairs):
+        total = 0
+        for game in range(2):
+            game_stream(seed, p, rng)
+            net_seat = game
+            key = initial_key()
+            while True:
+                d1 = roll_die(rng)
+                d2 = roll_die(rng)
+                if d1 != d2:
+                    break
+            turn = 0 if d1 > d2 else 1
+            result = 0
+            for ply in range(10000):
+                n = generate(key, d1, d2, boards, steps, dies, table, st)
+                if n == 0:
+                    nxt = np.empty(50, np.uint8)
+                    nxt[:25] = key[25:]
+                    nxt[25:] = key[:25]
+                    key = nxt
+                else:
+                    if turn == net_seat:
+                        k = _net_choose(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
+                                        x, h, v, bv, bo, comp, boff, bfirst)
+                    else:
+                        wts = wcontact if is_contact(key) else wrace
+                        k = 0
+                        best = -1e18
+                        for j in range(n):
+                            if _finished(boards[j]):
+                                sc = 99999999.0
+                            else:
+                                sc = _pubeval_score(boards[j], wts)
+                            if sc > best:
+                                best = sc
+                                k = j
+                    key = boards[k].copy()
+                    if _finished(key):
+                        pts = win_points(key)
+                        result = pts if turn == net_seat else -pts
+                        break
+                turn = 1 - turn
+                d1 = roll_die(rng)
+                d2 = roll_die(rng)
+            total += result
+        out[p] = total
+
+
+# -- batched evaluation (inference) --------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def evaluate_batch(boards: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+                   rw1: Any, rb1: Any, rw2: Any, rb2: Any,
+                   bo: bool, comp: Any, boff: Any, bfirst: Any, out: Any) -> None:
+    """Outputs (win, wg, wbg, lg, lbg) for the side on roll of every row of ``boards`` into
+    ``out`` (``float64[n, 5]``): finished games exactly, bear-offs from the tables when
+    ``bo``, races and contact positions by their networks; then clipped consistent
+    (backgammons within gammons within wins, for each side)."""
+    nin = cw1.shape[0]
+    x = np.zeros(nin)
+    h = np.zeros(max(cb1.shape[0], rb1.shape[0]))
+    v = np.zeros(NUM_OUTPUTS)
+    for r in range(boards.shape[0]):
+        key = boards[r]
+        a = 0
+        b = 0
+        for i in range(25):
+            a += key[i]
+            b += key[25 + i]
+        if a == 0 or b == 0:
+            loser_base = 0 if b == 0 else 25  # b == 0: the side not on roll won
+            n_loser = a if b == 0 else b
+            bg = 0.0
+            if n_loser == 15:
+                for i in range(18, 25):
+                    if key[loser_base + i] > 0:
+                        bg = 1.0
+            gam = 1.0 if n_loser == 15 else 0.0
+            if b == 0:
+                v[0] = 0.0
+                v[1] = 0.0
+                v[2] = 0.0
+                v[3] = gam
+                v[4] = bg
+            else:
+                v[0] = 1.0
+                v[1] = gam
+                v[2] = bg
+                v[3] = 0.0
+                v[4] = 0.0
+        elif is_contact(key):
+            encode_one(key, x)
+            forward(x, cw1, cb1, cw2, cb2, h, v)
+        elif bo and is_bearoff(key):
+            bearoff_eval(key, comp, boff, bfirst, v)
+        else:
+            encode_one(key, x)
+            forward(x, rw1, rb1, rw2, rb2, h, v)
+        w = min(max(v[0], 0.0), 1.0)
+        wg = min(max(v[1], 0.0), w)
+        wb = min(max(v[2], 0.0), wg)
+        lg = min(max(v[3], 0.0), 1.0 - w)
+        lb = min(max(v[4], 0.0), lg)
+        out[r, 0] = w
+        out[r, 1] = wg
+        out[r, 2] = wb
+        out[r, 3] = lg
+        out[r, 4] = lb

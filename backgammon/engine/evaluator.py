@@ -1,0 +1,206 @@
+"""Position evaluation: encoding, network choice, bear-off tables, batched.
+
+:class:`Evaluator` maps positions to :class:`~.probabilities.Probabilities`. Each position
+(a 50-byte key, side on roll first, as in :attr:`backgammon.LegalMoves.boards`) is sent to
+one of four evaluators:
+
+* a finished game (a side has no checkers left): its exact result;
+* a bear-off position (no contact, every checker home): the exact one-sided tables
+  (:mod:`.bearoff`);
+* a race (no contact): the race network;
+* contact: the contact network.
+
+All plays of a roll are evaluated in one batched call (:meth:`Evaluator.play_outputs`).
+
+>>> from backgammon import Position
+>>> ev = default_evaluator()
+>>> p = ev.evaluate(Position.initial())
+>>> 0.4 < p.win < 0.6
+True
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..position import LegalMoves, Position
+from . import _kernels as K
+from .network import NetworkPair
+from .probabilities import Probabilities
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+__all__ = ["Evaluator", "WEIGHTS_DIR", "default_evaluator", "encode", "flip_outputs",
+           "key_of"]
+
+#: Where the shipped weights live.
+WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
+#: The default weights file.
+DEFAULT_WEIGHTS = WEIGHTS_DIR / "expert.npz"
+
+_OVER = 0  # the class of a finished game in _kernels.classify_batch
+
+
+def key_of(position: Position) -> NDArray[np.uint8]:
+    """A position's key as a ``uint8[1, 50]`` batch of one (side on roll first)."""
+    return np.frombuffer(bytes((*position.player, *position.opponent)), np.uint8).reshape(1, 50)
+
+
+def encode(boards: NDArray[np.uint8]) -> NDArray[np.float64]:
+    """Network inputs (``n × NUM_INPUTS``) of every row of ``boards`` (``uint8[n, 50]``).
+
+    >>> from backgammon import Position
+    >>> encode(key_of(Position.initial())).shape
+    (1, 218)
+    """
+    b = np.ascontiguousarray(boards, dtype=np.uint8)
+    if b.ndim != 2 or b.shape[1] != 50:
+        raise ValueError(f"boards of shape {b.shape}: expected (n, 50) position keys")
+    out = np.zeros((b.shape[0], K.NUM_INPUTS))
+    K.encode_batch(b, out)
+    return out
+
+
+def flip_outputs(out: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Outputs (``n × 5``) seen by the other side: win ↔ 1 − win, gammons swapped."""
+    f = np.empty_like(out)
+    f[:, 0] = 1.0 - out[:, 0]
+    f[:, 1] = out[:, 3]
+    f[:, 2] = out[:, 4]
+    f[:, 3] = out[:, 1]
+    f[:, 4] = out[:, 2]
+    return f
+
+
+def _consistent(out: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Clip outputs in place so that bg <= gammon <= win (each side)."""
+    np.clip(out, 0.0, 1.0, out=out)
+    np.minimum(out[:, 1], out[:, 0], out=out[:, 1])
+    np.minimum(out[:, 2], out[:, 1], out=out[:, 2])
+    np.minimum(out[:, 3], 1.0 - out[:, 0], out=out[:, 3])
+    np.minimum(out[:, 4], out[:, 3], out=out[:, 4])
+    return out
+
+
+def _equities(out: NDArray[np.float64]) -> NDArray[np.float64]:
+    eq: NDArray[np.float64] = 2.0 * out[:, 0] - 1.0 + out[:, 1] - out[:, 3] + out[:, 2] - out[:, 4]
+    return eq
+
+
+class Evaluator:
+    """Evaluates positions with a :class:`~.network.NetworkPair` and the bear-off tables.
+
+    ``bearoff=False`` sends bear-off positions to the race network (as in training).
+    """
+
+    def __init__(self, nets: NetworkPair, *, bearoff: bool = True) -> None:
+        self.nets = nets
+        self.bearoff = bearoff
+        self._weights = nets.kernel_args()
+        self._tables: tuple[NDArray[Any], ...] | None = None  # loaded on first use
+        self._kernel: Any = K.evaluate_batch
+
+    @classmethod
+    def from_file(cls, path: str | Path, *, bearoff: bool = True) -> Evaluator:
+        """Load weights from an ``.npz`` (a weights file or a training checkpoint)."""
+        return cls(NetworkPair.load(path), bearoff=bearoff)
+
+    def outputs(self, boards: NDArray[np.uint8]) -> NDArray[np.float64]:
+        """Outputs (``n × 5``: win, wg, wbg, lg, lbg) for the side on roll of every row, in
+        one compiled call (:func:`._kernels.evaluate_batch`)."""
+        b = np.ascontiguousarray(boards, dtype=np.uint8)
+        if b.ndim != 2 or b.shape[1] != 50:
+            raise ValueError(f"boards of shape {b.shape}: expected (n, 50) position keys")
+        out = np.empty((b.shape[0], 5))
+        if self._tables is None:
+            from . import bearoff
+
+            self._tables = bearoff.kernel_args() if self.bearoff else bearoff.dummy_kernel_args()
+        self._kernel(b, *self._weights, self.bearoff, *self._tables, out)
+        return out
+
+    def evaluate(self, position: Position) -> Probabilities:
+        """The probabilities of ``position`` for the side on roll (before it rolls).
+
+        >>> from backgammon import Position
+        >>> ev = default_evaluator()
+        >>> ev.evaluate(Position([1] + [0] * 24, [0] * 5 + [1] + [0] * 19)).win
+        1.0
+        """
+        return Probabilities.from_outputs(self.outputs(key_of(position))[0].tolist())
+
+    def play_outputs(self, legal: LegalMoves) -> NDArray[np.float64]:
+        """Outputs of every play in ``legal`` from the *mover's* side (one batched call):
+        each resulting position is evaluated for the opponent, who is on roll, and flipped."""
+        return flip_outputs(self.outputs(legal.boards))
+
+    def play_equities(self, legal: LegalMoves) -> NDArray[np.float64]:
+        """Cubeless equity of every play in ``legal`` for the mover."""
+        return _equities(self.play_outputs(legal))
+
+    def one_ply_outputs(self, boards: NDArray[np.uint8]) -> NDArray[np.float64]:
+        """1-ply outputs for the side on roll of every row of ``boards``: the average over
+        its 21 rolls of the 0-ply outputs after its best 0-ply play (all replies of all rows
+        evaluated in one batched call). Finished positions keep their exact outputs.
+
+        >>> from backgammon import Position
+        >>> o = default_evaluator().one_ply_outputs(key_of(Position.initial()))
+        >>> o.shape, 0.4 < float(o[0, 0]) < 0.6
+        ((1, 5), True)
+        """
+        b = np.ascontiguousarray(boards, dtype=np.uint8)
+        n = b.shape[0]
+        out = self.outputs(b)  # exact for finished rows; the rest is overwritten
+        kind = np.empty(n, np.int64)
+        K.classify_batch(b, kind)
+        chunks: list[NDArray[np.uint8]] = []
+        segments: list[tuple[int, float, int, int]] = []  # row, weight, start, stop
+        start = 0
+        for row in np.flatnonzero(kind != _OVER).tolist():
+            r = int(row)
+            pos = Position(b[r, :25].tolist(), b[r, 25:].tolist())
+            for d1 in range(1, 7):
+                for d2 in range(d1, 7):
+                    legal = pos.legal_moves((d1, d2))
+                    # every play's result is seen by the other side, on roll next
+                    if len(legal):
+                        rows = legal.boards
+                    else:  # no play: the same position, the other side on roll
+                        rows = np.concatenate([b[r:r + 1, 25:], b[r:r + 1, :25]], axis=1)
+                    chunks.append(rows)
+                    w = (1.0 if d1 == d2 else 2.0) / 36.0
+                    segments.append((r, w, start, start + len(rows)))
+                    start += len(rows)
+        if not chunks:
+            return out
+        replies = self.outputs(np.concatenate(chunks))  # for the other side, on roll
+        eq = _equities(replies)
+        acc = np.zeros((n, 5))
+        for i, w, lo, hi in segments:
+            k = lo + int(np.argmin(eq[lo:hi]))  # the play worst for the other side
+            acc[i] += w * replies[k]
+        live = kind != _OVER
+        out[live] = flip_outputs(acc[live])
+        return _consistent(out)
+
+    def equity(self, position: Position) -> float:
+        """Cubeless equity of ``position`` for the side on roll."""
+        return self.evaluate(position).equity
+
+
+_lock = threading.Lock()
+_default: Evaluator | None = None
+
+
+def default_evaluator() -> Evaluator:
+    """The evaluator with the shipped weights (loaded once, no network access)."""
+    global _default
+    with _lock:
+        if _default is None:
+            _default = Evaluator.from_file(DEFAULT_WEIGHTS)
+        return _default

@@ -1,0 +1,125 @@
+"""The evaluation networks: one hidden layer of sigmoids, five sigmoid outputs.
+
+A :class:`Network` holds ``w1`` (``inputs × hidden``), ``b1``, ``w2`` (``hidden × 5``) and
+``b2`` as ``float64`` arrays. :meth:`Network.forward` evaluates a batch of encoded positions
+with numpy; the training kernels use the same arrays in place. A :class:`NetworkPair` is the
+contact and the race network together, saved in one ``.npz`` file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+import numpy as np
+
+from ._kernels import NUM_INPUTS, NUM_OUTPUTS
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+__all__ = ["Network", "NetworkPair", "FORMAT_VERSION"]
+
+#: Bumped whenever the input encoding or the file layout changes.
+FORMAT_VERSION = 1
+
+
+@dataclass
+class Network:
+    """One network's weights (mutable arrays, updated in place by training)."""
+
+    w1: NDArray[np.float64]
+    b1: NDArray[np.float64]
+    w2: NDArray[np.float64]
+    b2: NDArray[np.float64]
+
+    @classmethod
+    def random(cls, hidden: int, rng: np.random.Generator, inputs: int = NUM_INPUTS) -> Network:
+        """Small random weights (uniform, scaled by fan-in).
+
+        >>> Network.random(8, np.random.default_rng(0)).hidden
+        8
+        """
+        w1 = rng.uniform(-1.0, 1.0, (inputs, hidden)) / np.sqrt(inputs / 4.0)
+        w2 = rng.uniform(-1.0, 1.0, (hidden, NUM_OUTPUTS)) / np.sqrt(hidden)
+        return cls(np.ascontiguousarray(w1), np.zeros(hidden),
+                   np.ascontiguousarray(w2), np.zeros(NUM_OUTPUTS))
+
+    @property
+    def hidden(self) -> int:
+        """Number of hidden units."""
+        return int(self.b1.shape[0])
+
+    def arrays(self) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64],
+                              NDArray[np.float64]]:
+        """``(w1, b1, w2, b2)``, as the kernels take them."""
+        return self.w1, self.b1, self.w2, self.b2
+
+    def forward(self, x: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Raw outputs (``n × 5``) for encoded inputs ``x`` (``n × inputs``)."""
+        z = x @ self.w1 + self.b1
+        h = 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+        o = h @ self.w2 + self.b2
+        out: NDArray[np.float64] = 1.0 / (1.0 + np.exp(-np.clip(o, -40.0, 40.0)))
+        return out
+
+    def copy(self) -> Network:
+        """A deep copy."""
+        return Network(self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy())
+
+
+@dataclass
+class NetworkPair:
+    """The contact network and the race network."""
+
+    contact: Network
+    race: Network
+
+    @classmethod
+    def random(cls, hidden_contact: int, hidden_race: int, seed: int) -> NetworkPair:
+        """Fresh random networks, seeded."""
+        rng = np.random.default_rng(seed)
+        return cls(Network.random(hidden_contact, rng), Network.random(hidden_race, rng))
+
+    def kernel_args(self) -> tuple[NDArray[np.float64], ...]:
+        """The eight arrays in the kernels' order (contact then race)."""
+        return (*self.contact.arrays(), *self.race.arrays())
+
+    def to_arrays(self, prefix: str = "") -> dict[str, NDArray[Any]]:
+        """The weights as named arrays (for ``np.savez``)."""
+        out: dict[str, NDArray[Any]] = {}
+        for name, net in (("contact", self.contact), ("race", self.race)):
+            for part, arr in zip(("w1", "b1", "w2", "b2"), net.arrays()):
+                out[f"{prefix}{name}_{part}"] = arr
+        out[f"{prefix}format"] = np.array(FORMAT_VERSION)
+        return out
+
+    @classmethod
+    def from_arrays(cls, data: Any, prefix: str = "") -> NetworkPair:
+        """Inverse of :meth:`to_arrays` (``data`` maps names to arrays, e.g. an npz)."""
+        version = int(data[f"{prefix}format"])
+        if version != FORMAT_VERSION:
+            raise ValueError(f"weights format {version}, this code reads {FORMAT_VERSION}")
+        nets = []
+        for name in ("contact", "race"):
+            parts = [np.ascontiguousarray(np.asarray(data[f"{prefix}{name}_{p}"], np.float64))
+                     for p in ("w1", "b1", "w2", "b2")]
+            nets.append(Network(*parts))
+        if nets[0].w1.shape[0] != NUM_INPUTS or nets[1].w1.shape[0] != NUM_INPUTS:
+            raise ValueError("weights do not match this input encoding")
+        return cls(nets[0], nets[1])
+
+    def save(self, path: str | Path | IO[bytes]) -> None:
+        """Write the weights to an ``.npz`` file."""
+        np.savez_compressed(path, **self.to_arrays())  # type: ignore[arg-type]
+
+    @classmethod
+    def load(cls, path: str | Path | IO[bytes]) -> NetworkPair:
+        """Read weights written by :meth:`save`."""
+        with np.load(path) as data:
+            return cls.from_arrays(data)
+
+    def copy(self) -> NetworkPair:
+        """A deep copy."""
+        return NetworkPair(self.contact.copy(), self.race.copy())
