@@ -22,6 +22,12 @@ stderr (``rich`` when it is installed, plain text otherwise).
 
 This loop is deliberately self-contained (Position / legal_moves only), independent of
 :class:`backgammon.game.Game`.
+
+Opponent ``gnubg``: GNU Backgammon's 0-ply neural net through PyPI's ``gnubg-nn`` (the
+``bench`` extra; GPL, so it is registered here in the benchmark only, never in the
+package)::
+
+    PYTHONPATH=. .venv/bin/python benchmarks/strength.py expert gnubg --games 2000
 """
 
 from __future__ import annotations
@@ -40,8 +46,42 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from backgammon import Position
+from backgammon import LegalMoves, Move, Position, Step
 from backgammon.bots import Bot, available, load
+from backgammon.bots.registry import register
+
+
+class GnubgNN(Bot):
+    """gnubg-nn's ``best_move`` at 0 ply, as a Bot (benchmark only: gnubg-nn is GPL)."""
+
+    name = "gnubg"
+
+    def __init__(self, *, seed: Any = None) -> None:
+        super().__init__(seed=seed)
+        import gnubg_nn  # imported here: a missing extra fails only when this bot is asked for
+
+        self._gnubg = gnubg_nn
+
+    def choose_index(self, legal: LegalMoves) -> int:
+        pos = legal.origin
+        d1, d2 = legal.dice
+        steps = self._gnubg.best_move(self._gnubg.board_from_position_id(pos.position_id()), d1, d2)
+        after = pos
+        for src, dst in steps:  # one hop at a time, so hits on the way are kept
+            after = after.play(Move([Step(src, dst)])).swap()
+        target = after.swap()
+        for i in range(len(legal)):
+            if legal.position(i) == target:
+                return i
+        raise RuntimeError(f"gnubg-nn chose {steps} in {pos.position_id()} {legal.dice}: not a legal play")
+
+
+try:
+    import gnubg_nn as _probe  # noqa: F401
+
+    register("gnubg", replace=True)(GnubgNN)
+except ImportError:  # the bench extra is not installed: the gnubg opponent is unavailable
+    pass
 
 #: A game longer than this many plays is a bug in a bot or in the move generator.
 MAX_PLIES = 10_000
