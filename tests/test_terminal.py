@@ -241,9 +241,10 @@ def test_bot_answers_a_double_and_a_resignation() -> None:
         ["8/5 6/5", "", "double", "resign", "resign backgammon", "n"],
         dice=SessionDice((3, 1, 6, 2), seed=1),
         seed=1,
+        opponent="pubeval",
     )
     text = run.text
-    assert f"against {DEFAULT_BOT} (bot)" in text
+    assert "against pubeval (bot)" in text
     assert "You double to 2." in text and "pubeval takes: the cube is at 2, owned by pubeval." in text
     assert "You offer to resign a single game (2 points)." in text
     assert "pubeval declines the resignation: play goes on." in text

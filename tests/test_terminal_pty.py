@@ -145,7 +145,7 @@ def test_bot_game_to_the_end(tmp_path: Path) -> None:
     from backgammon.bots import load
 
     adviser = load("pubeval")
-    p = Player(["--seed", "5"], tmp_path)
+    p = Player(["--opponent", "pubeval", "--seed", "5"], tmp_path)
     position = ""
     plays = 0
     for _ in range(600):
@@ -182,7 +182,7 @@ def test_bot_game_to_the_end(tmp_path: Path) -> None:
 def test_resign_save_and_resume(tmp_path: Path) -> None:
     """Against the bot: save, quit without saving again, resume with only --resume (the dice
     go on as scripted); resignations (R31) declined and accepted."""
-    p = Player(["--dice", "31,62,44,53"], tmp_path)
+    p = Player(["--opponent", "pubeval", "--dice", "31,62,44,53"], tmp_path)
     p.answer("You (X): play 3-1 > ", "8/5 6/5")
     p.answer("You (X): Enter to confirm 8/5 6/5, or undo > ", "")
     out = p.answer("You (X): Enter to roll, or double > ", "")

@@ -37,7 +37,7 @@ __all__ = [
 ]
 
 #: The bot ``backgammon play`` plays against unless ``--opponent`` names another.
-DEFAULT_BOT = "pubeval"
+DEFAULT_BOT = "expert"
 #: ``--opponent human``: a second player at the same keyboard.
 HUMAN = "human"
 #: Seconds the program waits after each bot action, so a person can follow it.
