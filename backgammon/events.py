@@ -29,6 +29,7 @@ from .move import Move
 
 __all__ = [
     "FORMAT_VERSION",
+    "GAME_EVENT_TYPES",
     "PRIMARY_EVENTS",
     "Accept",
     "AutomaticDouble",
@@ -385,26 +386,24 @@ GameEvent = (
 )
 Event = GameEvent | GameStart | MatchEnd
 
-_CLASSES: dict[str, type[Any]] = {
-    c.type: c
-    for c in (
-        SetUp,
-        OpeningRoll,
-        AutomaticDouble,
-        Roll,
-        Play,
-        Double,
-        Take,
-        Beaver,
-        Pass,
-        Resign,
-        Accept,
-        Decline,
-        GameEnd,
-        GameStart,
-        MatchEnd,
-    )
-}
+#: The event classes of one game's log, in the order a game meets them.
+GAME_EVENT_TYPES: tuple[type[Any], ...] = (
+    SetUp,
+    OpeningRoll,
+    AutomaticDouble,
+    Roll,
+    Play,
+    Double,
+    Take,
+    Beaver,
+    Pass,
+    Resign,
+    Accept,
+    Decline,
+    GameEnd,
+)
+
+_CLASSES: dict[str, type[Any]] = {c.type: c for c in GAME_EVENT_TYPES + (GameStart, MatchEnd)}
 
 #: The event types that record an action.
 PRIMARY_EVENTS: frozenset[str] = frozenset(t for t, c in _CLASSES.items() if c.primary)

@@ -51,6 +51,7 @@ from .dice import DiceSource, SecureDice
 from .errors import BackgammonError, IllegalActionError, IllegalMoveError, InvalidPositionError
 from .events import (
     FORMAT_VERSION,
+    GAME_EVENT_TYPES,
     Accept,
     AutomaticDouble,
     Beaver,
@@ -77,21 +78,7 @@ from .xgid import XGID, CubeOffer
 
 __all__ = ["Action", "Game", "GameResult", "Phase", "ResultKind"]
 
-_GAME_EVENTS = (
-    SetUp,
-    OpeningRoll,
-    AutomaticDouble,
-    Roll,
-    Play,
-    Double,
-    Take,
-    Beaver,
-    Pass,
-    Resign,
-    Accept,
-    Decline,
-    GameEnd,
-)
+_GAME_EVENTS = GAME_EVENT_TYPES
 
 _LEVELS = {"single": 1, "normal": 1, "gammon": 2, "backgammon": 3}
 _LEVEL_NAMES = {1: "single", 2: "gammon", 3: "backgammon"}
