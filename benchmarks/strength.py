@@ -76,12 +76,17 @@ class GnubgNN(Bot):
         raise RuntimeError(f"gnubg-nn chose {steps} in {pos.position_id()} {legal.dice}: not a legal play")
 
 
-try:
-    import gnubg_nn as _probe  # noqa: F401
+def register_gnubg() -> None:
+    """Make ``gnubg`` loadable by name in this process, when gnubg-nn is installed.
 
+    Called by :func:`main` and in each worker, not at import, so that importing this module
+    (the tests do) leaves the package's registry as it was.
+    """
+    try:
+        import gnubg_nn  # noqa: F401
+    except ImportError:  # the bench extra is not installed: the gnubg opponent is unavailable
+        return
     register("gnubg", replace=True)(GnubgNN)
-except ImportError:  # the bench extra is not installed: the gnubg opponent is unavailable
-    pass
 
 #: A game longer than this many plays is a bug in a bot or in the move generator.
 MAX_PLIES = 10_000
@@ -142,6 +147,8 @@ class PairResult:
 def play_pair(task: tuple[str, str, int, int]) -> PairResult:
     """Duplicate pair ``index``: both games, dice and bot seeds derived from ``seed``."""
     name_a, name_b, seed, index = task
+    if "gnubg" in (name_a, name_b):
+        register_gnubg()
     results: list[int] = []
     for game in (0, 1):
         a = load(name_a, seed=random.Random(f"{seed}:{index}:{game}:a"))
@@ -325,6 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
+    register_gnubg()
     if args.games < 1:
         ap.error("--games must be at least 1")
     for name in (args.bot_a, args.bot_b):

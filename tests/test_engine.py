@@ -325,7 +325,7 @@ def test_expert_cube_answers() -> None:
     # two from its 1-point at once — a sure gammon: pass
     crushed = Position([0] * 5 + [15] + [0] * 19, [2] + [0] * 24)
     assert bot.respond_to_double(crushed, MatchState()) is CubeResponse.PASS
-    assert bot.respond_to_double(crushed.swap(), MatchState()) is CubeResponse.TAKE
+    assert bot.respond_to_double(crushed.swap(), MatchState()) is CubeResponse.BEAVER  # money: the doubler is lost
     assert bot.should_double(start, MatchState(match_length=5)) is False
 
 

@@ -124,7 +124,7 @@ def test_hot_seat_game(tmp_path: Path) -> None:
     out = p.answer("X: play 5-5 > ", "hint")
     assert "O takes: the cube is at 2, owned by O." in out
     out = p.answer("X: play 5-5 > ", "1")
-    assert "pubeval's ranking of the" in out and "vs best" in out
+    assert "the expert network's ranking of the" in out and "vs best" in out and "best play: win" in out
     p.answer("X: Enter to confirm", "")
     # O owns the cube and redoubles; X passes and loses 2 points (R29)
     p.answer("O: Enter to roll, or double > ", "double")

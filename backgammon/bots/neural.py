@@ -9,10 +9,14 @@
 Options: ``weights`` (a path to an ``.npz`` weights file or training checkpoint; default the
 shipped weights) and ``seed`` (unused: the bot is deterministic).
 
-Cube (money play only, from cubeless equity; a crude first policy): double when the
-cubeless equity on roll is at least 0.45 and below 0.95 (too good: play on for the gammon),
-take when the bot's cubeless equity is above −0.5. In match play it never doubles and
-always takes (cubeful / match-winning-chance decisions are still to come).
+Cube and resignations (one 0-ply evaluation each, :mod:`backgammon.engine.cube` and
+:mod:`backgammon.engine.met`): in money play Janowski's cubeful equities from the network's
+probabilities (cube efficiency 0.68 in contact, 0.6–0.7 in races; Jacoby rule when it is
+on); in a match the same model in match winning chances on the computed match equity table.
+The bot doubles when double/take or double/pass beats no double, takes when double/take is
+at most double/pass for the doubler, beavers (money only) when its equity after taking is
+clearly positive, and accepts a resignation worth at least its own cubeful equity (money)
+or match winning chances (match).
 
 >>> from backgammon import Position
 >>> from backgammon.bots import load
@@ -27,17 +31,47 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.cube import CubeDecision, CubeOwner, cube_efficiency, money_decision
 from ..engine.evaluator import Evaluator, default_evaluator
-from ..matchid import MatchState
+from ..engine.met import match_decision, mwc
+from ..engine.probabilities import Probabilities
+from ..matchid import MatchState, Resignation
 from ..position import LegalMoves, Position
-from .base import Bot, CubeResponse, Seed, may_double
+from .base import (Bot, CubeResponse, Seed, bot_player, is_post_crawford, max_win_level,
+                   may_double, resignation_level)
 from .registry import register
 
 __all__ = ["ExpertBot"]
 
-_DOUBLE_MIN = 0.45
-_TOO_GOOD = 0.95
-_TAKE_MIN = -0.5
+
+
+def cube_decision(probs: Probabilities, position: Position, state: MatchState,
+                  roller: int) -> CubeDecision:
+    """The cube decision of ``roller`` (a Match ID player), on roll in ``position`` (seen
+    from ``roller``) with the probabilities ``probs``: money equities in points (cube
+    included), match ones in match winning chances."""
+    if state.cube_owner is None:
+        owner = CubeOwner.CENTRED
+    elif state.cube_owner == roller:
+        owner = CubeOwner.PLAYER
+    else:
+        owner = CubeOwner.OPPONENT
+    if state.is_money:
+        race = position.is_race()
+        x = cube_efficiency(race, position.pip_count()[0])
+        return money_decision(probs, x=x, cube=state.cube_value, owner=owner,
+                              jacoby=state.jacoby)
+    n = state.match_length
+    return match_decision(probs, n - state.score[roller], n - state.score[1 - roller],
+                          cube=state.cube_value, owner=owner, crawford_game=state.crawford,
+                          post=is_post_crawford(state))
+
+
+def _proper(d: CubeDecision) -> float:
+    """The cubeful value of the position for the side on roll (it doubles when it should)."""
+    if d.double:
+        return min(d.double_take, d.double_pass)
+    return d.no_double
 
 
 @register("expert")
@@ -56,19 +90,50 @@ class ExpertBot(Bot):
             return 0
         return int(np.argmax(self.evaluator.play_equities(legal)))
 
+    def cube_decision(self, position: Position, state: MatchState, roller: int) -> CubeDecision:
+        """The cube decision of ``roller``, on roll in ``position`` (seen from ``roller``)."""
+        return cube_decision(self.evaluator.evaluate(position), position, state, roller)
+
     def should_double(self, position: Position, state: MatchState) -> bool:
-        """Money play: double with a cubeless equity in ``[0.45, 0.95)``."""
-        if not state.is_money or not may_double(state, state.player_on_roll):
+        """Double when double/take or double/pass is worth more than no double (cubeful)."""
+        me = state.player_on_roll
+        if not may_double(state, me):
             return False
-        eq = self.evaluator.equity(position)
-        return _DOUBLE_MIN <= eq < _TOO_GOOD
+        return self.cube_decision(position, state, me).double
 
     def respond_to_double(self, position: Position, state: MatchState) -> CubeResponse:
-        """Take when the cubeless equity (the doubler on roll) is above −0.5 for the bot."""
-        if not state.is_money:
-            return CubeResponse.TAKE
-        eq = -self.evaluator.equity(position.swap())
-        return CubeResponse.TAKE if eq > _TAKE_MIN else CubeResponse.PASS
+        """Take when double/take is at most double/pass for the doubler; beaver (money only)
+        when the bot's equity after taking is clearly positive."""
+        me = bot_player(state, answering=True)
+        d = self.cube_decision(position.swap(), state, 1 - me)
+        if not d.take:
+            return CubeResponse.PASS
+        if state.is_money and d.beaver:
+            return CubeResponse.BEAVER
+        return CubeResponse.TAKE
+
+    def accept_resignation(
+        self, position: Position, state: MatchState, offer: Resignation | int | str
+    ) -> bool:
+        """Accept when the offer is worth at least the bot's cubeful equity (money, in
+        points) or match winning chances (match), or when it gives up nothing."""
+        if super().accept_resignation(position, state, offer):
+            return True
+        level = resignation_level(offer)
+        me = bot_player(state, answering=True)
+        if me == state.player_on_roll:
+            value = _proper(self.cube_decision(position, state, me))
+        else:  # the resigner is on roll: its cubeful value, negated (or 1 - its MWC)
+            view = position.swap()
+            other = _proper(self.cube_decision(view, state, 1 - me))
+            value = -other if state.is_money else 1.0 - other
+        if state.is_money:
+            return self.resignation_value(level, state) >= value
+        n = state.match_length
+        gain = min(level * state.cube_value, n - state.score[me])
+        post = is_post_crawford(state) or state.crawford
+        won = mwc(n - state.score[me] - gain, n - state.score[1 - me], post)
+        return won >= value - 1e-12
 
 
 @register("worldclass")

@@ -436,7 +436,7 @@ def options_from_args(args: argparse.Namespace) -> PlayOptions:
     >>> parser = argparse.ArgumentParser(); add_play_arguments(parser)
     >>> opts = options_from_args(parser.parse_args(["--match", "5", "--corner", "tl"]))
     >>> opts.match_length, opts.corner, opts.opponent
-    (5, 'top-left', 'pubeval')
+    (5, 'top-left', 'expert')
     """
     rules = Rules(
         match_length=args.match or 0,

@@ -87,7 +87,7 @@ Commands (a word is enough: `r` for roll, `l` for list...):
   24/18 13/11       a play in standard notation: bar/22*, 6/off, 13/7(2), 8/5*/1 ...
   3                 the play numbered 3 in `list`
   list              the legal plays of the roll, numbered
-  hint [N]          the N best plays by pubeval's evaluation (default 5); advice on the cube
+  hint [N]          the N best plays by the expert network (default 5); advice on the cube
   Enter / done      confirm a play; until then `undo` takes it back (R42)
   undo              take back the play not yet confirmed
   double            offer the cube before rolling (R27, R28; not in the Crawford game, R33)
@@ -828,20 +828,41 @@ class Session:
         adviser = self._advisor()
         state = self.match.match_state()
         view = game.board(player)
+        name = "the expert network" if self._neural(adviser) else "pubeval"
         if game.phase is Phase.CUBE:
             answer = adviser.respond_to_double(view, state)
             if answer is CubeResponse.BEAVER and not game.rules.beavers_apply:
                 answer = CubeResponse.TAKE
-            self._say(f"pubeval's advice: {answer.value}.")
+            self._say(f"{name}'s advice: {answer.value}.")
         elif game.can_double(player):
-            advice = "double" if adviser.should_double(view, state) else "no double: roll"
-            self._say(f"pubeval's advice: {advice}.")
+            if self._neural(adviser):
+                from ..bots.neural import ExpertBot
+
+                assert isinstance(adviser, ExpertBot)
+                d = adviser.cube_decision(view, state, player)
+                unit = "" if state.is_money else " (match winning chances)"
+                self._say(
+                    f"{name}'s cube advice: {d.action}{unit}: no double {d.no_double:+.3f}, "
+                    f"double/take {d.double_take:+.3f}, double/pass {d.double_pass:+.3f}."
+                )
+            else:
+                advice = "double" if adviser.should_double(view, state) else "no double: roll"
+                self._say(f"{name}'s advice: {advice}.")
         else:
             self._say("No cube decision now: roll the dice (press Enter).")
 
+    @staticmethod
+    def _neural(adviser: Bot) -> bool:
+        from ..bots.neural import ExpertBot
+
+        return isinstance(adviser, ExpertBot)
+
     def _advisor(self) -> Bot:
         if self._adviser is None:
-            self._adviser = load("pubeval")
+            try:
+                self._adviser = load("expert")
+            except Exception:  # the engine cannot load (weights, numba): fall back
+                self._adviser = load("pubeval")
         return self._adviser
 
     def _list(self, legal: LegalMoves) -> None:
@@ -862,20 +883,41 @@ class Session:
                 self._error(f"{rest!r}: `hint` takes a number of plays, 1-50 (like `hint 10`).")
                 return
             count = int(rest)
-        from ..bots.pubeval import PubEvalBot
-
         adviser = self._advisor()
-        assert isinstance(adviser, PubEvalBot)
-        scores = adviser.scores(legal)
+        if self._neural(adviser):
+            from ..bots.neural import ExpertBot
+            from ..engine.probabilities import Probabilities
+
+            assert isinstance(adviser, ExpertBot)
+            outs = adviser.evaluator.play_outputs(legal)
+            scores = (2.0 * outs[:, 0] - 1.0 + outs[:, 1] - outs[:, 3] + outs[:, 2]
+                      - outs[:, 4])
+            title = "the expert network's ranking of the {n} legal plays (cubeless equity):"
+            column = "equity"
+        else:
+            from ..bots.pubeval import PubEvalBot
+
+            assert isinstance(adviser, PubEvalBot)
+            outs = None
+            scores = adviser.scores(legal)
+            title = "pubeval's ranking of the {n} legal plays (higher scores are better):"
+            column = "score"
         order = sorted(range(len(legal)), key=lambda i: (-float(scores[i]), i))[:count]
         best = float(scores[order[0]])
-        self._say(f"pubeval's ranking of the {len(legal)} legal plays (higher scores are better):")
+        self._say(title.format(n=len(legal)))
         width = max(24, *(len(str(legal[i])) for i in order))
-        self._say(f"  rank  {'play':<{width}}  {'score':>8}  {'vs best':>8}  list")
+        self._say(f"  rank  {'play':<{width}}  {column:>8}  {'vs best':>8}  list")
         for rank, i in enumerate(order, 1):
             score = float(scores[i])
             diff = "" if rank == 1 else f"{score - best:+.3f}"
             self._say(f"  {rank:>4}  {legal[i]!s:<{width}}  {score:8.3f}  {diff:>8}  #{i + 1}")
+        if outs is not None:
+            probs = Probabilities.from_outputs(outs[order[0]].tolist())
+            self._say(
+                f"  best play: win {probs.win:.1%} (gammon {probs.win_gammon:.1%}, "
+                f"backgammon {probs.win_backgammon:.1%}), lose gammon {probs.lose_gammon:.1%} "
+                f"(backgammon {probs.lose_backgammon:.1%})"
+            )
 
     def _human_play(self, game: Game, player: int) -> None:
         legal = game.legal_moves()
