@@ -9,7 +9,7 @@ without it.
 >>> PlayOptions.from_dict(opts.to_dict()) == opts
 True
 >>> PlayOptions().names
-('You', 'pubeval')
+('You', 'expert')
 """
 
 from __future__ import annotations
