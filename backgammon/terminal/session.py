@@ -49,6 +49,7 @@ from ..events import AutomaticDouble, GameResult, OpeningRoll, ResultKind
 from ..game import Game, Phase
 from ..match import Match
 from ..move import Move
+from ..position import Position
 from . import savefile
 from .dice import SessionDice
 from .options import PlayOptions, default_autosave_path, mirror_corner
@@ -174,6 +175,13 @@ class Session:
         self.save_path = Path(save_path) if save_path is not None else None
         self.names = options.names
         self.bot: Bot | None = load(options.opponent, seed=options.seed) if options.is_bot(1) else None
+        if self.bot is not None:
+            # The first start after installing compiles the engine (numba) and builds its
+            # tables: tens of seconds, so say what is going on; later starts take a moment.
+            state = self.bot.rng.getstate()  # the warm-up must not change the bot's choices
+            with self.console.status(f"Preparing {options.opponent} (the first start after installing takes a while)..."):
+                self.bot.choose_move(Position.initial(), (3, 1))
+            self.bot.rng.setstate(state)
         self._shown: tuple[int, int, int] | None = None
         self._resumed = match is not None
         self._adviser: Bot | None = None
