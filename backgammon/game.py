@@ -560,18 +560,12 @@ class Game:
 
     @staticmethod
     def _find(legal: LegalMoves, move: Move) -> int | None:
-        for i, m in enumerate(legal):
-            if m == move:
-                return i
-        # R12: a play written differently that reaches the same position is the same play
+        # R12: plays are the same when they reach the same position, however written
         try:
             target = legal.origin.play(move)
         except BackgammonError:
             return None
-        for i in range(len(legal)):
-            if legal.position(i) == target:
-                return i
-        return None
+        return legal.find_position(target)
 
     def double(self, *, player: int | None = None) -> None:
         """Offer the cube at twice its value, before rolling (R26–R28, R33)."""

@@ -425,6 +425,16 @@ class LegalMoves(Sequence[Move]):
         """The resulting positions of all plays, in order."""
         return [Position._from_key(row.tobytes()) for row in self._boards]
 
+    def find_position(self, position: Position) -> int | None:
+        """The index of the play that leads to ``position`` (as :meth:`position` gives it), or None."""
+        import numpy as np
+
+        if not len(self):
+            return None
+        row = np.frombuffer(position._key, np.uint8)
+        hits = np.flatnonzero((self._boards == row).all(axis=1))
+        return int(hits[0]) if len(hits) else None
+
     def mover_after(self, index: int) -> bytes:
         """The mover's 25 slots after play ``index``."""
         return self._boards[index, 25:].tobytes()
