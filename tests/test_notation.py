@@ -136,3 +136,16 @@ def test_parse_move_no_legal_play() -> None:  # R11, R15
     assert p.parse_move("", (6, 6)).is_pass()
     with pytest.raises(IllegalMoveError):
         p.parse_move("bar/19", (6, 6))
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("24/20 13/9", "24/20 13/9"),  # one checker moving twice for 2-2, written as one hop
+        ("24/22/20 13/11/9", "24/20 13/9"),  # the same with the stops written out
+        ("13/9 24/22 22/20", "24/20 13/9"),  # any order, hops of one checker apart
+        ("6/4(2) 8/6(2)", "8/4(2)"),  # two checkers 8/6/4: the stops on 6 merge
+    ],
+)
+def test_parse_move_double_shorthand(text: str, expected: str) -> None:  # R9
+    assert str(OPENING.parse_move(text, (2, 2))) == expected
