@@ -43,7 +43,7 @@ def build_session(args: argparse.Namespace) -> Session:
     return Session(options_from_args(args))
 
 
-def _line_editing() -> None:
+def line_editing() -> None:
     """Arrow keys and history at the prompt, on a real terminal."""
     if not sys.stdin.isatty() or os.environ.get("TERM", "dumb") == "dumb":
         return
@@ -60,10 +60,10 @@ def play(args: argparse.Namespace) -> int:
     except BackgammonError as exc:
         print(f"backgammon: {exc}", file=sys.stderr)
         return 2
-    _line_editing()
-    previous = {sig: signal.getsignal(sig) for sig in _HANGUPS}
-    for sig in _HANGUPS:
-        signal.signal(sig, _interrupt)
+    line_editing()
+    previous = {sig: signal.getsignal(sig) for sig in HANGUPS}
+    for sig in HANGUPS:
+        signal.signal(sig, interrupt)
     try:
         return session.run()
     finally:
@@ -71,9 +71,9 @@ def play(args: argparse.Namespace) -> int:
             signal.signal(sig, handler)
 
 
-_HANGUPS = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))
+HANGUPS = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name))
 
 
-def _interrupt(signum: int, frame: object) -> None:
+def interrupt(signum: int, frame: object) -> None:
     """A closed terminal or a ``kill``: stop as after Ctrl-C (the game is saved first)."""
     raise KeyboardInterrupt

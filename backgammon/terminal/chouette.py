@@ -93,13 +93,13 @@ from ..move import Move
 from ..rules import Rules
 from .dice import SessionDice
 from .options import (
-    _COLOURS,
+    COLOURS,
     DEFAULT_DELAY,
     HUMAN,
-    _cube_limit,
-    _non_negative_int,
-    _script,
-    _seconds,
+    cube_limit_arg,
+    non_negative_int_arg,
+    script_arg,
+    seconds_arg,
 )
 from .savefile import SaveError
 
@@ -335,8 +335,8 @@ class ChouetteOptions:
             not isinstance(self.games, int) or isinstance(self.games, bool) or self.games < 1
         ):
             raise BackgammonError(f"games {self.games!r}: a number of games >= 1")
-        if self.colour not in _COLOURS:
-            raise BackgammonError(f"colour {self.colour!r}: one of {', '.join(_COLOURS)}")
+        if self.colour not in COLOURS:
+            raise BackgammonError(f"colour {self.colour!r}: one of {', '.join(COLOURS)}")
         if not isinstance(self.delay, (int, float)) or isinstance(self.delay, bool) or self.delay < 0:
             raise BackgammonError(f"delay {self.delay!r}: a number of seconds >= 0")
 
@@ -467,7 +467,7 @@ def _bot_seat(text: str) -> list[RawSeat]:
 
 
 def _positive_int(text: str) -> int:
-    value = _non_negative_int(text)
+    value = non_negative_int_arg(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: at least 1")
     return value
@@ -519,7 +519,7 @@ def add_chouette_arguments(parser: argparse.ArgumentParser) -> None:
     )
     game.add_argument(
         "--dice",
-        type=_script,
+        type=script_arg,
         default=None,
         metavar="SCRIPT",
         help="scripted dice, like 6,5,4,31,62: first one die per player for the roll-off (in the order "
@@ -552,7 +552,7 @@ def add_chouette_arguments(parser: argparse.ArgumentParser) -> None:
     )
     rules.add_argument(
         "--automatic-double-limit",
-        type=_non_negative_int,
+        type=non_negative_int_arg,
         default=None,
         metavar="N",
         help="R6: at most N automatic doubles a game (default 1)",
@@ -565,7 +565,7 @@ def add_chouette_arguments(parser: argparse.ArgumentParser) -> None:
     )
     rules.add_argument(
         "--cube-limit",
-        type=_cube_limit,
+        type=cube_limit_arg,
         default=None,
         metavar="N",
         help="R26: no stake's cube may go past N (a power of 2); default: no limit",
@@ -579,7 +579,7 @@ def add_chouette_arguments(parser: argparse.ArgumentParser) -> None:
     show = parser.add_argument_group("display")
     show.add_argument(
         "--delay",
-        type=_seconds,
+        type=seconds_arg,
         default=None,
         metavar="SECONDS",
         help=f"pause after each bot action (default {DEFAULT_DELAY})",
@@ -588,7 +588,7 @@ def add_chouette_arguments(parser: argparse.ArgumentParser) -> None:
         "--color",
         "--colour",
         dest="colour",
-        choices=_COLOURS,
+        choices=COLOURS,
         default=None,
         help="colour: auto (on a terminal, unless NO_COLOR is set), always or never",
     )
@@ -890,9 +890,10 @@ class ChouetteSession:
         for i, (name, kind) in enumerate(options.seats):
             if kind != HUMAN:
                 self.bots[name] = load_bot(kind, seed=None if options.seed is None else options.seed + i)
-        # The prompt helpers of `backgammon play`, reused so that both commands read input
-        # alike: reading a line, a play (notation or a list number) with its explanations,
-        # `list`, `hint` and pubeval as the adviser. This Session is never run.
+        # The prompt helpers of `backgammon play` (Session.read, read_play, list_plays, hint,
+        # advisor), reused so that both commands read input alike: reading a line, a play
+        # (notation or a list number) with its explanations, `list`, `hint` and the adviser.
+        # This Session is never run.
         self._prompts: Session = Session(
             PlayOptions(opponent=HUMAN, delay=0),
             dice=SessionDice(),
@@ -1388,7 +1389,7 @@ class ChouetteSession:
             self._human_resignation(name)
 
     def _read(self, prompt: str) -> str:
-        return self._prompts._read(prompt)
+        return self._prompts.read(prompt)
 
     def _common(self, word: str, rest: str, now: str) -> bool:
         """Commands available at every prompt; True when ``word`` was one of them."""
@@ -1566,7 +1567,7 @@ class ChouetteSession:
         from ..bots import CubeResponse
 
         c = self.chouette
-        adviser = self._prompts._advisor()
+        adviser = self._prompts.advisor()
         phase = c.phase
         member = name if name != c.box else c.team[0]
         view = c.board(Side.BOX if name == c.box else Side.TEAM)
@@ -1724,10 +1725,10 @@ class ChouetteSession:
                 self._draw(force=True)
                 continue
             if word in ("list", "l"):
-                prompts._list(legal)
+                prompts.list_plays(legal)
                 continue
             if word == "hint":
-                prompts._hint(legal, rest)
+                prompts.hint(legal, rest)
                 continue
             if word in ("double", "d"):
                 self._error(f"The dice are already rolled: a double comes before the roll (R28). Now: {now}")
@@ -1751,7 +1752,7 @@ class ChouetteSession:
             if word in _KNOWN:
                 self._not_now(word, now)
                 continue
-            choice = prompts._read_play(line, legal, dice, now)
+            choice = prompts.read_play(line, legal, dice, now)
             if choice is None:
                 continue
             tentative = choice
@@ -1908,17 +1909,17 @@ def run(args: argparse.Namespace, *, stderr: IO[str] | None = None) -> int:
     """Run ``backgammon chouette``; returns the exit status (see the sub-command's help)."""
     import signal
 
-    from .app import _HANGUPS, _interrupt, _line_editing
+    from .app import HANGUPS, interrupt, line_editing
 
     try:
         session = build_chouette_session(args)
     except BackgammonError as exc:
         print(f"backgammon: {exc}", file=stderr or sys.stderr)
         return 2
-    _line_editing()
-    previous = {sig: signal.getsignal(sig) for sig in _HANGUPS}
-    for sig in _HANGUPS:
-        signal.signal(sig, _interrupt)
+    line_editing()
+    previous = {sig: signal.getsignal(sig) for sig in HANGUPS}
+    for sig in HANGUPS:
+        signal.signal(sig, interrupt)
     try:
         return session.run()
     finally:

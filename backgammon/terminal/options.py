@@ -47,7 +47,7 @@ CORNERS = ("bottom-right", "bottom-left", "top-right", "top-left")
 _CORNER_ALIASES = {"br": "bottom-right", "bl": "bottom-left", "tr": "top-right", "tl": "top-left"}
 #: File name of the automatic save in the current folder (without ``$XDG_STATE_HOME``).
 DEFAULT_AUTOSAVE_NAME = "backgammon-autosave.json"
-_COLOURS = ("auto", "always", "never")
+COLOURS = ("auto", "always", "never")
 
 
 def default_autosave_path() -> Path:
@@ -110,8 +110,8 @@ class PlayOptions:
     def __post_init__(self) -> None:
         if self.corner not in CORNERS:
             raise BackgammonError(f"corner {self.corner!r}: one of {', '.join(CORNERS)}")
-        if self.colour not in _COLOURS:
-            raise BackgammonError(f"colour {self.colour!r}: one of {', '.join(_COLOURS)}")
+        if self.colour not in COLOURS:
+            raise BackgammonError(f"colour {self.colour!r}: one of {', '.join(COLOURS)}")
         if not isinstance(self.delay, (int, float)) or isinstance(self.delay, bool) or self.delay < 0:
             raise BackgammonError(f"delay {self.delay!r}: a number of seconds >= 0")
         if not isinstance(self.opponent, str) or not self.opponent.strip():
@@ -209,7 +209,7 @@ def _corner(text: str) -> str:
     return value
 
 
-def _non_negative_int(text: str) -> int:
+def non_negative_int_arg(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -219,14 +219,14 @@ def _non_negative_int(text: str) -> int:
     return value
 
 
-def _cube_limit(text: str) -> int:
-    value = _non_negative_int(text)
+def cube_limit_arg(text: str) -> int:
+    value = non_negative_int_arg(text)
     if value < 1 or value & (value - 1):
         raise argparse.ArgumentTypeError(f"{text!r}: the cube limit is a power of 2 (2, 4, ... 64, ...)")
     return value
 
 
-def _seconds(text: str) -> float:
+def seconds_arg(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
@@ -236,7 +236,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _script(text: str) -> tuple[int, ...]:
+def script_arg(text: str) -> tuple[int, ...]:
     from .dice import parse_script
 
     try:
@@ -285,7 +285,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     game.add_argument(
         "--match",
         "-m",
-        type=_non_negative_int,
+        type=non_negative_int_arg,
         default=None,
         metavar="N",
         help="play a match to N points (R32, with the Crawford rule R33); 0 or absent: money game",
@@ -299,7 +299,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     )
     game.add_argument(
         "--dice",
-        type=_script,
+        type=script_arg,
         default=None,
         metavar="SCRIPT",
         help="scripted dice, like 31,62,55: the opening throw (X's die, O's die) then each roll; "
@@ -314,7 +314,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     )
     rules.add_argument(
         "--automatic-double-limit",
-        type=_non_negative_int,
+        type=non_negative_int_arg,
         default=None,
         metavar="N",
         help="R6: at most N automatic doubles a game (default 1)",
@@ -336,7 +336,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     )
     rules.add_argument(
         "--cube-limit",
-        type=_cube_limit,
+        type=cube_limit_arg,
         default=None,
         metavar="N",
         help="R26: the cube may not go past N (a power of 2); default: no limit",
@@ -365,13 +365,13 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         "--color",
         "--colour",
         dest="colour",
-        choices=_COLOURS,
+        choices=COLOURS,
         default=None,
         help="colour: auto (on a terminal, unless NO_COLOR is set), always or never",
     )
     show.add_argument(
         "--delay",
-        type=_seconds,
+        type=seconds_arg,
         default=None,
         metavar="SECONDS",
         help=f"pause after each bot action (default {DEFAULT_DELAY})",

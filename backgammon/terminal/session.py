@@ -330,7 +330,7 @@ class Session:
 
     # -- input --------------------------------------------------------------------------
 
-    def _read(self, prompt: str) -> str:
+    def read(self, prompt: str) -> str:
         """One line from the player (stripped); EOFError and KeyboardInterrupt go up."""
         while True:
             try:
@@ -342,7 +342,7 @@ class Session:
 
     def _yes_no(self, prompt: str, default: bool) -> bool:
         while True:
-            answer = self._read(prompt).lower()
+            answer = self.read(prompt).lower()
             if not answer:
                 return default
             if answer in ("y", "yes"):
@@ -368,7 +368,7 @@ class Session:
 
     def _quit(self) -> None:
         while True:
-            answer = self._read("Save the game before quitting? [Y]es, [n]o, [c]ancel > ").lower()
+            answer = self.read("Save the game before quitting? [Y]es, [n]o, [c]ancel > ").lower()
             if answer in ("", "y", "yes"):
                 if self._save(None):
                     raise _Quit
@@ -503,7 +503,7 @@ class Session:
             notes.append("the Crawford game: nobody may double in it (R33)")
         self._say(f"Next: game {self.match.game_number}{' - ' + notes[0] if notes else ''}.")
         while True:
-            line = self._read(f"Press Enter to start game {self.match.game_number} > ")
+            line = self.read(f"Press Enter to start game {self.match.game_number} > ")
             word, _, rest = line.partition(" ")
             if not line:
                 return
@@ -513,7 +513,7 @@ class Session:
 
     def _ask_another(self) -> bool:
         while True:
-            answer = self._read("Play another game? [Y/n] > ")
+            answer = self.read("Play another game? [Y/n] > ")
             word, _, rest = answer.lower().partition(" ")
             if word in ("", "y", "yes"):
                 return True
@@ -722,7 +722,7 @@ class Session:
         now = "press Enter to roll" + (", or `double`" if can else "")
         prompt = f"{self._who(player)}: Enter to roll{', or double' if can else ''} > "
         while True:
-            line = self._read(prompt)
+            line = self.read(prompt)
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
             if word in ("", "roll", "r"):
@@ -756,7 +756,7 @@ class Session:
         now = f"{choices} the double to {2 * game.cube_value}"
         prompt = f"{self._who(player)}: {self.names[doubler]} doubles to {2 * game.cube_value}: {choices}? > "
         while True:
-            line = self._read(prompt)
+            line = self.read(prompt)
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
             try:
@@ -814,7 +814,7 @@ class Session:
             f"({points} point{'s' if points != 1 else ''}): accept or decline? > "
         )
         while True:
-            line = self._read(prompt)
+            line = self.read(prompt)
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
             if word in ("accept", "a", "y", "yes"):
@@ -833,7 +833,7 @@ class Session:
                 self._unknown(line, now)
 
     def _cube_hint(self, game: Game, player: int) -> None:
-        adviser = self._advisor()
+        adviser = self.advisor()
         state = self.match.match_state()
         view = game.board(player)
         name = "the expert network" if self._neural(adviser) else "pubeval"
@@ -865,7 +865,7 @@ class Session:
 
         return isinstance(adviser, ExpertBot)
 
-    def _advisor(self) -> Bot:
+    def advisor(self) -> Bot:
         if self._adviser is None:
             try:
                 self._adviser = load("expert")
@@ -873,7 +873,7 @@ class Session:
                 self._adviser = load("pubeval")
         return self._adviser
 
-    def _list(self, legal: LegalMoves) -> None:
+    def list_plays(self, legal: LegalMoves) -> None:
         if not len(legal):
             self._say("No legal play: press Enter to pass the turn.")
             return
@@ -881,7 +881,7 @@ class Session:
         self._say(f"{len(legal)} legal play{'s' if len(legal) != 1 else ''} (type a number to choose one):")
         self.console.print(Columns(items, padding=(0, 3), column_first=True))
 
-    def _hint(self, legal: LegalMoves, rest: str) -> None:
+    def hint(self, legal: LegalMoves, rest: str) -> None:
         if not len(legal):
             self._say("No legal play: press Enter to pass the turn.")
             return
@@ -891,7 +891,7 @@ class Session:
                 self._error(f"{rest!r}: `hint` takes a number of plays, 1-50 (like `hint 10`).")
                 return
             count = int(rest)
-        adviser = self._advisor()
+        adviser = self.advisor()
         if self._neural(adviser):
             from ..bots.neural import ExpertBot
             from ..engine.probabilities import Probabilities
@@ -952,7 +952,7 @@ class Session:
                     prompt = f"{self._who(player)}: play {roll} > "
             else:
                 prompt = f"{self._who(player)}: Enter to confirm {legal[tentative]}, or undo > "
-            line = self._read(prompt)
+            line = self.read(prompt)
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
             if word in ("", "done", "ok", "confirm"):
@@ -976,10 +976,10 @@ class Session:
                 self._draw(game, force=True)
                 continue
             if word in ("list", "l"):
-                self._list(legal)
+                self.list_plays(legal)
                 continue
             if word == "hint":
-                self._hint(legal, rest)
+                self.hint(legal, rest)
                 continue
             if word in ("double", "d"):
                 self._double(game, player)
@@ -1003,7 +1003,7 @@ class Session:
             if word in self._KNOWN:
                 self._not_now(word, game, now)
                 continue
-            choice = self._read_play(line, legal, dice, now)
+            choice = self.read_play(line, legal, dice, now)
             if choice is None:
                 continue
             tentative = choice
@@ -1013,7 +1013,7 @@ class Session:
             self._draw(game, board=board0, note=f"Tentative: {move}", ids="")
             self._say(f"Tentative play: {move}. Press Enter (or `done`) to confirm, `undo` to take it back.")
 
-    def _read_play(self, line: str, legal: LegalMoves, dice: tuple[int, int], now: str) -> int | None:
+    def read_play(self, line: str, legal: LegalMoves, dice: tuple[int, int], now: str) -> int | None:
         """The index in ``legal`` of the play ``line`` names (notation or a list number), or
         None after saying what was wrong."""
         if not len(legal):
