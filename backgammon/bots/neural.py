@@ -4,7 +4,12 @@
   resulting position from the opponent's side, on roll, then flipped) and the play with the
   best cubeless equity is made;
 * ``worldclass`` — 1 ply with a move filter (:class:`WorldClassBot`): up to 5 plays within
-  0.16 of the best at 0 ply are evaluated over every opponent roll and reply.
+  0.16 of the best at 0 ply are evaluated over every opponent roll and reply;
+* ``intermediate``, ``casual``, ``beginner`` — the 0-ply bot with Gaussian noise of
+  standard deviation 0.05, 0.12 and 0.25 (in equity) added to each play's equity before
+  choosing (:class:`NoisyBot`, gnubg's idea of weaker levels), so a beginner can win
+  sometimes. The noise comes from the bot's seeded ``rng``: a seeded game is reproducible.
+  Cube and resignation decisions stay those of ``expert``.
 
 Options: ``weights`` (a path to an ``.npz`` weights file or training checkpoint; default the
 shipped weights) and ``seed`` (unused: the bot is deterministic).
@@ -41,7 +46,10 @@ from .base import (Bot, CubeResponse, Seed, bot_player, is_post_crawford, max_wi
                    may_double, resignation_level)
 from .registry import register
 
-__all__ = ["ExpertBot"]
+__all__ = ["ExpertBot", "NoisyBot", "IntermediateBot", "CasualBot", "BeginnerBot", "NOISE_LEVELS"]
+
+#: Standard deviation of the equity noise of the weaker levels.
+NOISE_LEVELS = {"intermediate": 0.05, "casual": 0.12, "beginner": 0.25}
 
 
 
@@ -171,3 +179,54 @@ class WorldClassBot(ExpertBot):
         outs = self.evaluator.one_ply_outputs(legal.boards[keep])
         eq1 = -(2.0 * outs[:, 0] - 1.0 + outs[:, 1] - outs[:, 3] + outs[:, 2] - outs[:, 4])
         return int(keep[int(np.argmax(eq1))])
+
+
+class NoisyBot(ExpertBot):
+    """The 0-ply bot with Gaussian noise on each play's equity (the weaker levels).
+
+    >>> from backgammon import Position
+    >>> from backgammon.bots import load
+    >>> bot = load("beginner", seed=1)
+    >>> bot.choose_move(Position.initial(), (3, 1)) in Position.initial().legal_moves((3, 1))
+    True
+    """
+
+    name = "noisy"
+
+    def __init__(self, *, noise: float = 0.05, weights: str | Path | None = None, seed: Seed = None) -> None:
+        super().__init__(weights=weights, seed=seed)
+        if not noise >= 0:
+            raise ValueError(f"noise={noise!r}: a standard deviation is at least 0")
+        self.noise = float(noise)
+
+    def choose_index(self, legal: LegalMoves) -> int:
+        """The play with the best 0-ply equity after adding the noise."""
+        if len(legal) == 1:
+            return 0
+        equities = self.evaluator.play_equities(legal)
+        noisy = [float(e) + self.rng.gauss(0.0, self.noise) for e in equities]
+        return max(range(len(noisy)), key=noisy.__getitem__)
+
+
+@register("intermediate")
+class IntermediateBot(NoisyBot):
+    """``intermediate``: 0 ply with equity noise ``NOISE_LEVELS["intermediate"]``."""
+
+    name = "intermediate"
+
+    def __init__(self, *, weights: str | Path | None = None, seed: Seed = None) -> None:
+        super().__init__(noise=NOISE_LEVELS[self.name], weights=weights, seed=seed)
+
+
+@register("casual")
+class CasualBot(IntermediateBot):
+    """``casual``: 0 ply with equity noise ``NOISE_LEVELS["casual"]``."""
+
+    name = "casual"
+
+
+@register("beginner")
+class BeginnerBot(IntermediateBot):
+    """``beginner``: 0 ply with equity noise ``NOISE_LEVELS["beginner"]``."""
+
+    name = "beginner"
