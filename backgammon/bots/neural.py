@@ -42,11 +42,18 @@ from ..engine.met import match_decision, mwc
 from ..engine.probabilities import Probabilities
 from ..matchid import MatchState, Resignation
 from ..position import LegalMoves, Position
-from .base import (Bot, CubeResponse, Seed, bot_player, is_post_crawford, max_win_level,
-                   may_double, resignation_level)
+from .base import (
+    Bot,
+    CubeResponse,
+    Seed,
+    bot_player,
+    is_post_crawford,
+    may_double,
+    resignation_level,
+)
 from .registry import register
 
-__all__ = ["ExpertBot", "NoisyBot", "IntermediateBot", "CasualBot", "BeginnerBot", "NOISE_LEVELS"]
+__all__ = ["NOISE_LEVELS", "BeginnerBot", "CasualBot", "ExpertBot", "IntermediateBot", "NoisyBot"]
 
 #: Standard deviation of the equity noise of the weaker levels.
 NOISE_LEVELS = {"intermediate": 0.05, "casual": 0.12, "beginner": 0.25}
