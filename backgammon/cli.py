@@ -51,13 +51,25 @@ def build_parser() -> argparse.ArgumentParser:
     moves = sub.add_parser("moves", help="list every legal play of a roll in a position")
     moves.add_argument("position_id", help="gnubg Position ID, from the side on roll")
     moves.add_argument("dice", type=_dice, help="the roll, like 31 or 3-1")
+    train = sub.add_parser(
+        "train",
+        help="train the evaluation networks by self-play (python -m backgammon.engine.train; "
+        "`backgammon train --help` lists its options)",
+        add_help=False,
+    )
+    train.add_argument("train_args", nargs=argparse.REMAINDER)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["train"]:  # every option belongs to the trainer, --help included
+        from .engine.train import main as train_main  # the engine is imported only here
+
+        return train_main(arguments[1:])
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(arguments)
     if args.command == "play":
         from .terminal.app import play  # rich is imported only here
 

@@ -590,3 +590,12 @@ def test_resume_keeps_options_and_takes_display_changes(
     assert session.options.corner == "bottom-left" and session.match.length == 5
     assert session.match.rules.cube_limit == 8 and session.options.opponent == "human"
     assert "--match ignored" in capsys.readouterr().err
+
+
+def test_backgammon_train_forwards_to_the_trainer(capsys: pytest.CaptureFixture[str]) -> None:
+    from backgammon.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["train", "--help"])
+    assert done.value.code == 0
+    assert "Self-play TD" in capsys.readouterr().out
