@@ -532,6 +532,26 @@ def _flip(v: Any, out: Any) -> None:
 
 
 @njit(cache=True, nogil=True)
+def _flipped_output(k: int, flipped: bool) -> tuple[int, float]:
+    """Which output of the other side's view output ``k`` reads, and its sign.
+
+    Seen from the other side, win is 1 - win (sign -1 on its gradient) and the gammon and
+    backgammon outputs of the two sides swap places (1 <-> 3, 2 <-> 4).
+    """
+    if not flipped:
+        return k, 1.0
+    if k == 0:
+        return 0, -1.0
+    if k == 1:
+        return 3, 1.0
+    if k == 2:
+        return 4, 1.0
+    if k == 3:
+        return 1, 1.0
+    return 2, 1.0
+
+
+@njit(cache=True, nogil=True)
 def _accumulate(x: Any, h: Any, v: Any, w2: Any, flipped: bool, lam: float,
                 ew1: Any, eb1: Any, ew2: Any, eb2: Any, active: bool) -> None:
     """Decay the traces by ``lam`` and add the gradient of the fixed-view outputs ``U``
@@ -550,19 +570,7 @@ def _accumulate(x: Any, h: Any, v: Any, w2: Any, flipped: bool, lam: float,
         eb2[:] = 0.0
     gh = np.empty(nh)
     for k in range(NUM_OUTPUTS):
-        m = k
-        sign = 1.0
-        if flipped:
-            if k == 0:
-                sign = -1.0
-            elif k == 1:
-                m = 3
-            elif k == 2:
-                m = 4
-            elif k == 3:
-                m = 1
-            else:
-                m = 2
+        m, sign = _flipped_output(k, flipped)
         g = sign * v[m] * (1.0 - v[m])
         eb2[k, m] += g
         for j in range(nh):
@@ -628,19 +636,7 @@ def _td0(alpha: float, delta: Any, x: Any, h: Any, v: Any, flipped: bool,
     gh = np.empty((NUM_OUTPUTS, nh))
     for k in range(NUM_OUTPUTS):
         a[k] = alpha * delta[k]
-        m = k
-        sign = 1.0
-        if flipped:
-            if k == 0:
-                sign = -1.0
-            elif k == 1:
-                m = 3
-            elif k == 2:
-                m = 4
-            elif k == 3:
-                m = 1
-            else:
-                m = 2
+        m, sign = _flipped_output(k, flipped)
         src[k] = m
         g[k] = sign * v[m] * (1.0 - v[m])
         for j in range(nh):
