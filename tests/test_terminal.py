@@ -219,6 +219,14 @@ def test_partial_play_message() -> None:
     assert "'13/7' uses only part of the roll 6-1" in run.text and "13/7 8/7" in run.text
 
 
+def test_digits_other_than_0_to_9_are_not_numbers() -> None:
+    # "¹" and "²" pass str.isdigit() but are no play number nor count of `hint`
+    run = Run(["¹", "hint ²", "quit", "n"], dice=SessionDice((3, 1)), opponent="human")
+    assert run.status == 0 and "Unexpected error" not in run.text
+    assert "'¹' is not a command." in run.text
+    assert "'²': `hint` takes a number of plays, 1-50" in run.text
+
+
 def test_beaver_and_automatic_double() -> None:
     # R6: equal opening dice double the cube; R30: O beavers X's double
     run = Run(

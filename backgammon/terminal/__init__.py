@@ -9,7 +9,10 @@
   terminal has it, plain ASCII otherwise);
 * :mod:`backgammon.terminal.savefile` — saving and resuming (the match's JSON log plus the
   options);
-* :mod:`backgammon.terminal.session` — the interactive loop.
+* :mod:`backgammon.terminal.prompts` — reading what a person types (a line, a play,
+  ``list``, ``hint``), shared by both sessions;
+* :mod:`backgammon.terminal.session` — the interactive loop;
+* :mod:`backgammon.terminal.chouette` — ``backgammon chouette``: its options, saving and loop.
 
 Only this subpackage imports :mod:`rich`; the core library does not.
 """

@@ -101,6 +101,7 @@ from .options import (
     script_arg,
     seconds_arg,
 )
+from .prompts import LEVEL_NAMES, LEVELS, Prompter, Quit
 from .savefile import SaveError
 
 if TYPE_CHECKING:
@@ -108,7 +109,6 @@ if TYPE_CHECKING:
 
     from ..bots.base import Bot, CubeResponse
     from ..position import Position
-    from .session import Session
 
 __all__ = [
     "DEFAULT_AUTOSAVE_NAME",
@@ -135,20 +135,6 @@ DEFAULT_SAVE_NAME = "backgammon-chouette.json"
 _A = ChouetteAction
 _P = ChouettePhase
 _NAME = re.compile(r"^[^\s,=:]{1,20}$")
-_LEVELS = {
-    "1": 1,
-    "s": 1,
-    "single": 1,
-    "normal": 1,
-    "2": 2,
-    "g": 2,
-    "gammon": 2,
-    "3": 3,
-    "b": 3,
-    "bg": 3,
-    "backgammon": 3,
-}
-_LEVEL_NAMES = {1: "single game", 2: "gammon", 3: "backgammon"}
 _KIND_TEXT = {
     ResultKind.SINGLE: "a single game",
     ResultKind.GAMMON: "a gammon",
@@ -845,10 +831,6 @@ _KNOWN = frozenset(
 )
 
 
-class _Quit(Exception):
-    """Raised to end the session normally."""
-
-
 class ChouetteSession:
     """One run of ``backgammon chouette``.
 
@@ -871,12 +853,13 @@ class ChouetteSession:
         save_path: str | os.PathLike[str] | None = None,
     ) -> None:
         from ..bots import load as load_bot
-        from .options import PlayOptions
-        from .session import Session, make_console
+        from .session import make_console
 
         self.options = options
         self.console = console if console is not None else make_console(options.colour)
-        self.read_line: Callable[[str], str] = read_line if read_line is not None else input
+        # Reading input as `backgammon play` does; the names that library messages call
+        # player 0 and player 1 are set to the box and the captain who moves before each play.
+        self.prompts = Prompter(self.console, read_line if read_line is not None else input, ("X", "O"))
         self.sleep = sleep
         self.save_path = Path(save_path) if save_path is not None else None
         self.dice = dice if dice is not None else SessionDice(options.dice_script, options.seed)
@@ -890,17 +873,6 @@ class ChouetteSession:
         for i, (name, kind) in enumerate(options.seats):
             if kind != HUMAN:
                 self.bots[name] = load_bot(kind, seed=None if options.seed is None else options.seed + i)
-        # The prompt helpers of `backgammon play` (Session.read, read_play, list_plays, hint,
-        # advisor), reused so that both commands read input alike: reading a line, a play
-        # (notation or a list number) with its explanations, `list`, `hint` and the adviser.
-        # This Session is never run.
-        self._prompts: Session = Session(
-            PlayOptions(opponent=HUMAN, delay=0),
-            dice=SessionDice(),
-            console=self.console,
-            read_line=self.read_line,
-            sleep=sleep,
-        )
         self._seen = len(self.chouette.events) if self._resumed else 0
         self._shown: int | None = None
         self._last_dice: tuple[int, int] | None = None
@@ -916,7 +888,7 @@ class ChouetteSession:
             self._welcome()
             self._loop()
             return 0
-        except _Quit:
+        except Quit:
             return 0
         except EOFError:
             return self._stop("End of input.", 0)
@@ -1024,12 +996,10 @@ class ChouetteSession:
     # -- output -----------------------------------------------------------------------------
 
     def _say(self, message: str, style: str = "") -> None:
-        from rich.text import Text
-
-        self.console.print(Text(message, style=style), soft_wrap=True)
+        self.prompts.say(message, style)
 
     def _error(self, message: str) -> None:
-        self._say(message, style="bold red")
+        self.prompts.error(message)
 
     def _pause(self) -> None:
         if self.options.delay:
@@ -1211,7 +1181,7 @@ class ChouetteSession:
             else:
                 say(f"{event.player} passes and is out of this game (R40).", style="bold")
         elif isinstance(event, Resign):
-            level = _LEVEL_NAMES[event.level]
+            level = LEVEL_NAMES[event.level]
             if event.player == c.box:
                 say(f"{c.box} (box) offers every member in the game to resign a {level} (R31).", style="bold")
             else:
@@ -1269,7 +1239,7 @@ class ChouetteSession:
 
     def _ask_another(self) -> bool:
         while True:
-            answer = self._read("Play another game? [Y/n] > ")
+            answer = self.prompts.read("Play another game? [Y/n] > ")
             word, _, rest = answer.lower().partition(" ")
             if word in ("", "y", "yes"):
                 return True
@@ -1388,9 +1358,6 @@ class ChouetteSession:
         elif phase is _P.RESIGN:
             self._human_resignation(name)
 
-    def _read(self, prompt: str) -> str:
-        return self._prompts.read(prompt)
-
     def _common(self, word: str, rest: str, now: str) -> bool:
         """Commands available at every prompt; True when ``word`` was one of them."""
         if word in ("help", "h", "?"):
@@ -1408,9 +1375,6 @@ class ChouetteSession:
         else:
             return False
         return True
-
-    def _unknown(self, line: str, now: str) -> None:
-        self._error(f"{line!r} is not a command. Now: {now} (type `help` for the commands)")
 
     def _not_now(self, word: str, now: str) -> None:
         c = self.chouette
@@ -1451,19 +1415,7 @@ class ChouetteSession:
         return re.sub(r"^[a-z ]+(?: '[^']*'| \([^)]*\)| \d)? by \S+: ", "", text)
 
     def _quit(self) -> None:
-        while True:
-            answer = self._read("Save the chouette before quitting? [Y]es, [n]o, [c]ancel > ").lower()
-            if answer in ("", "y", "yes"):
-                if self._save(None):
-                    raise _Quit
-                continue
-            if answer in ("n", "no"):
-                self._say("Goodbye.")
-                raise _Quit
-            if answer in ("c", "cancel"):
-                self._say("Going on with the game.")
-                return
-            self._error("Please answer y (save and quit), n (quit without saving) or c (go on playing).")
+        self.prompts.ask_quit("the chouette", lambda: self._save(None))
 
     def _save(self, name: str | None) -> bool:
         path = (
@@ -1501,8 +1453,8 @@ class ChouetteSession:
             member = self._member(token)
             if member is not None and name is None:
                 name = member
-            elif allow_level and token.lower() in _LEVELS and level is None:
-                level = _LEVELS[token.lower()]
+            elif allow_level and token.lower() in LEVELS and level is None:
+                level = LEVELS[token.lower()]
             else:
                 what = (
                     "a resignation level (single, gammon, backgammon) or a player's name"
@@ -1567,7 +1519,7 @@ class ChouetteSession:
         from ..bots import CubeResponse
 
         c = self.chouette
-        adviser = self._prompts.advisor()
+        adviser = self.prompts.advisor()
         phase = c.phase
         member = name if name != c.box else c.team[0]
         view = c.board(Side.BOX if name == c.box else Side.TEAM)
@@ -1600,7 +1552,7 @@ class ChouetteSession:
         now = f"press Enter to roll{', or ' + what if can else ''}"
         prompt = f"{self._who(name)}: Enter to roll{', or ' + what if can else ''} > "
         while True:
-            line = self._read(prompt)
+            line = self.prompts.read(prompt)
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
             if word in ("", "roll", "r"):
@@ -1634,7 +1586,7 @@ class ChouetteSession:
             elif re.match(r"^(\d|bar|b/)", word):
                 self._error(f"Roll first: {now}.")
             else:
-                self._unknown(line, now)
+                self.prompts.unknown(line, now)
 
     def _team_prompt(self, people: Sequence[str]) -> bool:
         """The team's people before a bot captain rolls: True when one of them proposed a
@@ -1647,7 +1599,7 @@ class ChouetteSession:
         now = f"press Enter for {mover} to roll, or {what} to propose a team double"
         prompt = f"{', '.join(people)} (team): Enter for {mover} to roll, or {what} > "
         while True:
-            line = self._read(prompt)
+            line = self.prompts.read(prompt)
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
             if word in ("", "roll", "r"):
@@ -1668,13 +1620,13 @@ class ChouetteSession:
             if word in _KNOWN:
                 self._not_now(word, now)
             else:
-                self._unknown(line, now)
+                self.prompts.unknown(line, now)
 
     def _human_play(self, name: str) -> None:
         """The box or the (acting) captain plays the roll: a tentative play, confirmed with
         Enter or taken back with ``undo`` (R42)."""
         c = self.chouette
-        prompts = self._prompts
+        prompts = self.prompts
         prompts.names = (c.box, c.mover)
         legal = c.legal_moves()
         dice = c.dice
@@ -1701,7 +1653,7 @@ class ChouetteSession:
                 prompt = f"{who}: Enter to play {legal[0]} > "
             else:
                 prompt = f"{who}: play {roll} > "
-            line = self._read(prompt)
+            line = self.prompts.read(prompt)
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
             if word in ("", "done", "ok", "confirm"):
@@ -1776,7 +1728,7 @@ class ChouetteSession:
             f"(R39): agree or refuse? > "
         )
         while True:
-            line = self._read(prompt)
+            line = self.prompts.read(prompt)
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
             if word in ("agree", "consent", "yes", "y", "ok"):
@@ -1793,7 +1745,7 @@ class ChouetteSession:
             if word in _KNOWN or word == "":
                 self._error(f"Vote first: {now} (R39).")
             else:
-                self._unknown(line, now)
+                self.prompts.unknown(line, now)
 
     def _human_cube(self, name: str) -> None:
         """The box answers the team's double, or a member the box's double (R40)."""
@@ -1816,7 +1768,7 @@ class ChouetteSession:
         now = f"{choices} the double"
         prompt = f"{self._who(name)}: {question}: {choices}? > "
         while True:
-            line = self._read(prompt)
+            line = self.prompts.read(prompt)
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
             try:
@@ -1840,7 +1792,7 @@ class ChouetteSession:
             if word in _KNOWN or word == "":
                 self._error(f"Answer the double first: {now}.")
             else:
-                self._unknown(line, now)
+                self.prompts.unknown(line, now)
 
     def _human_resignation(self, name: str) -> None:
         """Accept or decline a resignation: a member the box's, the box a member's."""
@@ -1855,11 +1807,11 @@ class ChouetteSession:
         self._draw()
         now = "accept or decline the resignation"
         prompt = (
-            f"{self._who(name)}: {self._label(by)} offers to resign a {_LEVEL_NAMES[level]} "
+            f"{self._who(name)}: {self._label(by)} offers to resign a {LEVEL_NAMES[level]} "
             f"({_points(points)} {whose}): accept or decline? > "
         )
         while True:
-            line = self._read(prompt)
+            line = self.prompts.read(prompt)
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
             if word in ("accept", "a", "y", "yes"):
@@ -1873,7 +1825,7 @@ class ChouetteSession:
             if word in _KNOWN or word == "":
                 self._error(f"Answer the resignation first: {now}.")
             else:
-                self._unknown(line, now)
+                self.prompts.unknown(line, now)
 
 
 def _plural(n: int, word: str) -> str:

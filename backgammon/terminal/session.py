@@ -36,9 +36,8 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
-from rich.columns import Columns
 from rich.console import Console
 from rich.text import Text
 
@@ -53,34 +52,13 @@ from ..position import Position
 from . import savefile
 from .dice import SessionDice
 from .options import PlayOptions, default_autosave_path, mirror_corner
+from .prompts import LEVEL_NAMES, LEVELS, Prompter, Quit, is_expert
 from .view import MARKS, STYLES, render, scene_of
-
-if TYPE_CHECKING:
-    from ..position import LegalMoves
 
 __all__ = ["DEFAULT_SAVE_NAME", "Session", "make_console"]
 
 #: The file ``save`` writes when no name is given (and no file was resumed).
 DEFAULT_SAVE_NAME = "backgammon-save.json"
-
-_LEVELS = {
-    "": 1,
-    "1": 1,
-    "s": 1,
-    "single": 1,
-    "normal": 1,
-    "2": 2,
-    "g": 2,
-    "gammon": 2,
-    "3": 3,
-    "b": 3,
-    "bg": 3,
-    "backgammon": 3,
-}
-_LEVEL_NAMES = {1: "single game", 2: "gammon", 3: "backgammon"}
-_ID = r"[A-Za-z0-9+/]{14}"
-_NOISE = re.compile(rf"\s*\[Position ID {_ID}\]|\s+in {_ID}(?=[;:,.)]|$)|\s*\(position {_ID}\)")
-_LABEL = re.compile(r"^[a-z ]+(?: '[^']*'| \([^)]*\)| \d)? by player [01]: ")
 
 _HELP = """\
 Commands (a word is enough: `r` for roll, `l` for list...):
@@ -99,10 +77,6 @@ Commands (a word is enough: `r` for roll, `l` for list...):
   save [FILE]       save the game (resume with: backgammon play --resume FILE)
   quit              stop (you are offered to save first)
   help              this text"""
-
-
-class _Quit(Exception):
-    """Raised to end the session normally."""
 
 
 def make_console(colour: str = "auto", *, file: IO[str] | None = None, width: int | None = None) -> Console:
@@ -170,10 +144,10 @@ class Session:
             match if match is not None else Match(options.match_length, options.rules, dice=self.dice)
         )
         self.console = console if console is not None else make_console(options.colour)
-        self.read_line: Callable[[str], str] = read_line if read_line is not None else input
         self.sleep = sleep
         self.save_path = Path(save_path) if save_path is not None else None
         self.names = options.names
+        self.prompts = Prompter(self.console, read_line if read_line is not None else input, self.names)
         self.bot: Bot | None = load(options.opponent, seed=options.seed) if options.is_bot(1) else None
         if self.bot is not None:
             # The first start after installing compiles the engine (numba) and builds its
@@ -184,7 +158,6 @@ class Session:
             self.bot.rng.setstate(state)
         self._shown: tuple[int, int, int] | None = None
         self._resumed = match is not None
-        self._adviser: Bot | None = None
 
     # -- running ------------------------------------------------------------------------
 
@@ -195,7 +168,7 @@ class Session:
             self._welcome()
             self._loop()
             return 0
-        except _Quit:
+        except Quit:
             return 0
         except EOFError:
             return self._stop("End of input.", 0)
@@ -276,12 +249,10 @@ class Session:
     # -- output -------------------------------------------------------------------------
 
     def _say(self, message: str | Text, style: str = "") -> None:
-        self.console.print(
-            message if isinstance(message, Text) else Text(message, style=style), soft_wrap=True
-        )
+        self.prompts.say(message, style)
 
     def _error(self, message: str) -> None:
-        self._say(message, style="bold red")
+        self.prompts.error(message)
 
     def _pause(self) -> None:
         if self.options.delay:
@@ -301,14 +272,6 @@ class Session:
     def _object(self, player: int) -> str:
         name = self.names[player]
         return "you" if name == "You" else name
-
-    def _clean(self, error: BaseException) -> str:
-        """A library message for a person: no Position IDs, no "by player 0:" labels,
-        players by name."""
-        text = _NOISE.sub("", str(error))
-        text = _LABEL.sub("", text)
-        text = re.sub(r"\bplayer ([01])\b", lambda m: self.names[int(m[1])], text)
-        return text
 
     def _draw(self, game: Game, *, force: bool = False, **changes: object) -> None:
         """Draw the board of ``game`` (unless it was drawn already in this state)."""
@@ -330,27 +293,6 @@ class Session:
 
     # -- input --------------------------------------------------------------------------
 
-    def read(self, prompt: str) -> str:
-        """One line from the player (stripped); EOFError and KeyboardInterrupt go up."""
-        while True:
-            try:
-                line = self.read_line(prompt)
-            except UnicodeDecodeError:
-                self._error("That input could not be read as text; please type it again.")
-                continue
-            return line.strip()[:500]
-
-    def _yes_no(self, prompt: str, default: bool) -> bool:
-        while True:
-            answer = self.read(prompt).lower()
-            if not answer:
-                return default
-            if answer in ("y", "yes"):
-                return True
-            if answer in ("n", "no"):
-                return False
-            self._error("Please answer y (yes) or n (no).")
-
     def _common(self, word: str, rest: str, game: Game, player: int, now: str) -> bool:
         """Commands available at every prompt; True when ``word`` was one of them."""
         if word in ("help", "h", "?"):
@@ -367,19 +309,7 @@ class Session:
         return True
 
     def _quit(self) -> None:
-        while True:
-            answer = self.read("Save the game before quitting? [Y]es, [n]o, [c]ancel > ").lower()
-            if answer in ("", "y", "yes"):
-                if self._save(None):
-                    raise _Quit
-                continue
-            if answer in ("n", "no"):
-                self._say("Goodbye.")
-                raise _Quit
-            if answer in ("c", "cancel"):
-                self._say("Going on with the game.")
-                return
-            self._error("Please answer y (save and quit), n (quit without saving) or c (go on playing).")
+        self.prompts.ask_quit("the game", lambda: self._save(None))
 
     def _save(self, name: str | None) -> bool:
         if name is None:
@@ -455,7 +385,7 @@ class Session:
 
     def _result_text(self, result: GameResult) -> str:
         winner, loser = result.winner, result.loser
-        level = _LEVEL_NAMES[result.level]
+        level = LEVEL_NAMES[result.level]
         points = f"{result.points} point{'s' if result.points != 1 else ''}"
         if result.kind is ResultKind.PASSED:
             return f"{self._subject(loser, 'pass')} the double: {self._subject(winner, 'win')} {points}."
@@ -495,7 +425,7 @@ class Session:
             if not self._ask_another():
                 self._say(f"Final s{self._score_text()[1:]}", style="bold")
                 self._say("Thanks for playing.")
-                raise _Quit
+                raise Quit
             return
         nxt = self.match.game
         notes = []
@@ -503,7 +433,7 @@ class Session:
             notes.append("the Crawford game: nobody may double in it (R33)")
         self._say(f"Next: game {self.match.game_number}{' - ' + notes[0] if notes else ''}.")
         while True:
-            line = self.read(f"Press Enter to start game {self.match.game_number} > ")
+            line = self.prompts.read(f"Press Enter to start game {self.match.game_number} > ")
             word, _, rest = line.partition(" ")
             if not line:
                 return
@@ -513,7 +443,7 @@ class Session:
 
     def _ask_another(self) -> bool:
         while True:
-            answer = self.read("Play another game? [Y/n] > ")
+            answer = self.prompts.read("Play another game? [Y/n] > ")
             word, _, rest = answer.lower().partition(" ")
             if word in ("", "y", "yes"):
                 return True
@@ -638,13 +568,13 @@ class Session:
         try:
             game.double(player=player)
         except BackgammonError as exc:
-            self._error(f"You cannot double now: {self._clean(exc)}.")
+            self._error(f"You cannot double now: {self.prompts.clean(exc)}.")
             return False
         self._say(f"{self._subject(player, 'double')} to {2 * game.cube_value}.", style="bold")
         return True
 
     def _resign(self, game: Game, player: int, rest: str) -> bool:
-        level = _LEVELS.get(rest.strip().lower())
+        level = LEVELS.get(rest.strip().lower() or "single")
         if level is None:
             self._error(
                 f"{rest!r}: resign single, gammon or backgammon (or just `resign` for a single game)."
@@ -653,11 +583,11 @@ class Session:
         try:
             game.resign(level, player=player)
         except BackgammonError as exc:
-            self._error(f"You cannot resign now: {self._clean(exc)}.")
+            self._error(f"You cannot resign now: {self.prompts.clean(exc)}.")
             return False
         points = game.cube_value * game.rules.multiplier(level, game.cube_owner is None)
         self._say(
-            f"{self._subject(player, 'offer')} to resign a {_LEVEL_NAMES[level]} "
+            f"{self._subject(player, 'offer')} to resign a {LEVEL_NAMES[level]} "
             f"({points} point{'s' if points != 1 else ''}).",
             style="bold",
         )
@@ -710,9 +640,6 @@ class Session:
         }
     )
 
-    def _unknown(self, line: str, now: str) -> None:
-        self._error(f"{line!r} is not a command. Now: {now} (type `help` for the commands)")
-
     def _human_roll(self, game: Game, player: int) -> None:
         if self.options.auto_roll and not game.can_double(player):
             self._roll(game, player)
@@ -722,7 +649,7 @@ class Session:
         now = "press Enter to roll" + (", or `double`" if can else "")
         prompt = f"{self._who(player)}: Enter to roll{', or double' if can else ''} > "
         while True:
-            line = self.read(prompt)
+            line = self.prompts.read(prompt)
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
             if word in ("", "roll", "r"):
@@ -746,7 +673,7 @@ class Session:
             elif re.match(r"^(\d|bar|b/)", word):
                 self._error(f"Roll first: press Enter to roll{', or type double' if can else ''}.")
             else:
-                self._unknown(line, now)
+                self.prompts.unknown(line, now)
 
     def _human_cube(self, game: Game, player: int) -> None:
         self._draw(game)
@@ -756,7 +683,7 @@ class Session:
         now = f"{choices} the double to {2 * game.cube_value}"
         prompt = f"{self._who(player)}: {self.names[doubler]} doubles to {2 * game.cube_value}: {choices}? > "
         while True:
-            line = self.read(prompt)
+            line = self.prompts.read(prompt)
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
             try:
@@ -780,7 +707,7 @@ class Session:
                     )
                     return
             except BackgammonError as exc:
-                self._error(f"Not possible: {self._clean(exc)}. Now: {now}")
+                self._error(f"Not possible: {self.prompts.clean(exc)}. Now: {now}")
                 continue
             if word == "resign":
                 if self._resign(game, player, rest):
@@ -800,7 +727,7 @@ class Session:
             if word in self._KNOWN or word == "":
                 self._error(f"Answer the double first: {now}.")
             else:
-                self._unknown(line, now)
+                self.prompts.unknown(line, now)
 
     def _human_resignation(self, game: Game, player: int) -> None:
         self._draw(game)
@@ -810,11 +737,11 @@ class Session:
         points = game.cube_value * game.rules.multiplier(level, game.cube_owner is None)
         now = "accept or decline the resignation"
         prompt = (
-            f"{self._who(player)}: {self.names[resigner]} offers to resign a {_LEVEL_NAMES[level]} "
+            f"{self._who(player)}: {self.names[resigner]} offers to resign a {LEVEL_NAMES[level]} "
             f"({points} point{'s' if points != 1 else ''}): accept or decline? > "
         )
         while True:
-            line = self.read(prompt)
+            line = self.prompts.read(prompt)
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
             if word in ("accept", "a", "y", "yes"):
@@ -830,20 +757,20 @@ class Session:
             if word in self._KNOWN or word == "":
                 self._error(f"Answer the resignation first: {now}.")
             else:
-                self._unknown(line, now)
+                self.prompts.unknown(line, now)
 
     def _cube_hint(self, game: Game, player: int) -> None:
-        adviser = self.advisor()
+        adviser = self.prompts.advisor()
         state = self.match.match_state()
         view = game.board(player)
-        name = "the expert network" if self._neural(adviser) else "pubeval"
+        name = "the expert network" if is_expert(adviser) else "pubeval"
         if game.phase is Phase.CUBE:
             answer = adviser.respond_to_double(view, state)
             if answer is CubeResponse.BEAVER and not game.rules.beavers_apply:
                 answer = CubeResponse.TAKE
             self._say(f"{name}'s advice: {answer.value}.")
         elif game.can_double(player):
-            if self._neural(adviser):
+            if is_expert(adviser):
                 from ..bots.neural import ExpertBot
 
                 assert isinstance(adviser, ExpertBot)
@@ -858,74 +785,6 @@ class Session:
                 self._say(f"{name}'s advice: {advice}.")
         else:
             self._say("No cube decision now: roll the dice (press Enter).")
-
-    @staticmethod
-    def _neural(adviser: Bot) -> bool:
-        from ..bots.neural import ExpertBot
-
-        return isinstance(adviser, ExpertBot)
-
-    def advisor(self) -> Bot:
-        if self._adviser is None:
-            try:
-                self._adviser = load("expert")
-            except Exception:  # the engine cannot load (weights, numba): fall back
-                self._adviser = load("pubeval")
-        return self._adviser
-
-    def list_plays(self, legal: LegalMoves) -> None:
-        if not len(legal):
-            self._say("No legal play: press Enter to pass the turn.")
-            return
-        items = [Text(f"{i:>3}. {move}") for i, move in enumerate(legal, 1)]
-        self._say(f"{len(legal)} legal play{'s' if len(legal) != 1 else ''} (type a number to choose one):")
-        self.console.print(Columns(items, padding=(0, 3), column_first=True))
-
-    def hint(self, legal: LegalMoves, rest: str) -> None:
-        if not len(legal):
-            self._say("No legal play: press Enter to pass the turn.")
-            return
-        count = 5
-        if rest:
-            if not rest.isdigit() or not 1 <= int(rest) <= 50:
-                self._error(f"{rest!r}: `hint` takes a number of plays, 1-50 (like `hint 10`).")
-                return
-            count = int(rest)
-        adviser = self.advisor()
-        if self._neural(adviser):
-            from ..bots.neural import ExpertBot
-            from ..engine.probabilities import Probabilities
-
-            assert isinstance(adviser, ExpertBot)
-            outs = adviser.evaluator.play_outputs(legal)
-            scores = (2.0 * outs[:, 0] - 1.0 + outs[:, 1] - outs[:, 3] + outs[:, 2]
-                      - outs[:, 4])
-            title = "the expert network's ranking of the {n} legal plays (cubeless equity):"
-            column = "equity"
-        else:
-            from ..bots.pubeval import PubEvalBot
-
-            assert isinstance(adviser, PubEvalBot)
-            outs = None
-            scores = adviser.scores(legal)
-            title = "pubeval's ranking of the {n} legal plays (higher scores are better):"
-            column = "score"
-        order = sorted(range(len(legal)), key=lambda i: (-float(scores[i]), i))[:count]
-        best = float(scores[order[0]])
-        self._say(title.format(n=len(legal)))
-        width = max(24, *(len(str(legal[i])) for i in order))
-        self._say(f"  rank  {'play':<{width}}  {column:>8}  {'vs best':>8}  list")
-        for rank, i in enumerate(order, 1):
-            score = float(scores[i])
-            diff = "" if rank == 1 else f"{score - best:+.3f}"
-            self._say(f"  {rank:>4}  {legal[i]!s:<{width}}  {score:8.3f}  {diff:>8}  #{i + 1}")
-        if outs is not None:
-            probs = Probabilities.from_outputs(outs[order[0]].tolist())
-            self._say(
-                f"  best play: win {probs.win:.1%} (gammon {probs.win_gammon:.1%}, "
-                f"backgammon {probs.win_backgammon:.1%}), lose gammon {probs.lose_gammon:.1%} "
-                f"(backgammon {probs.lose_backgammon:.1%})"
-            )
 
     def _human_play(self, game: Game, player: int) -> None:
         legal = game.legal_moves()
@@ -952,7 +811,7 @@ class Session:
                     prompt = f"{self._who(player)}: play {roll} > "
             else:
                 prompt = f"{self._who(player)}: Enter to confirm {legal[tentative]}, or undo > "
-            line = self.read(prompt)
+            line = self.prompts.read(prompt)
             word, _, rest = line.partition(" ")
             word, rest = word.lower(), rest.strip()
             if word in ("", "done", "ok", "confirm"):
@@ -976,10 +835,10 @@ class Session:
                 self._draw(game, force=True)
                 continue
             if word in ("list", "l"):
-                self.list_plays(legal)
+                self.prompts.list_plays(legal)
                 continue
             if word == "hint":
-                self.hint(legal, rest)
+                self.prompts.hint(legal, rest)
                 continue
             if word in ("double", "d"):
                 self._double(game, player)
@@ -1003,7 +862,7 @@ class Session:
             if word in self._KNOWN:
                 self._not_now(word, game, now)
                 continue
-            choice = self.read_play(line, legal, dice, now)
+            choice = self.prompts.read_play(line, legal, dice, now)
             if choice is None:
                 continue
             tentative = choice
@@ -1012,64 +871,6 @@ class Session:
             board0 = after.swap() if player == 0 else after
             self._draw(game, board=board0, note=f"Tentative: {move}", ids="")
             self._say(f"Tentative play: {move}. Press Enter (or `done`) to confirm, `undo` to take it back.")
-
-    def read_play(self, line: str, legal: LegalMoves, dice: tuple[int, int], now: str) -> int | None:
-        """The index in ``legal`` of the play ``line`` names (notation or a list number), or
-        None after saying what was wrong."""
-        if not len(legal):
-            self._error(f"No legal play with {dice[0]}-{dice[1]}: press Enter to pass the turn.")
-            return None
-        if line.isdigit():
-            number = int(line)
-            if 1 <= number <= len(legal):
-                return number - 1
-            self._error(f"There is no play number {line}: choose 1-{len(legal)} (type `list` to see them).")
-            return None
-        if not re.search(r"\d|bar|off", line.lower()):
-            self._unknown(line, now)
-            return None
-        try:
-            move = legal.origin.parse_move(line, dice)
-        except BackgammonError as exc:
-            self._error(self._explain_bad_play(line, exc, legal, dice))
-            return None
-        for i, candidate in enumerate(legal):
-            if candidate == move:
-                return i
-        target = legal.origin.play(move)
-        for i in range(len(legal)):
-            if legal.position(i) == target:
-                return i
-        self._error(f"{line!r} is not a legal play of {dice[0]}-{dice[1]}.")  # pragma: no cover
-        return None
-
-    def _explain_bad_play(
-        self, line: str, exc: BackgammonError, legal: LegalMoves, dice: tuple[int, int]
-    ) -> str:
-        from ..errors import AmbiguousMoveError, IllegalMoveError
-
-        roll = f"{dice[0]}-{dice[1]}"
-        if isinstance(exc, AmbiguousMoveError):
-            return f"Ambiguous: {self._clean(exc)} (write the hit with *, like 13/8*/2, or pick a number from `list`)."
-        if isinstance(exc, IllegalMoveError):
-            try:
-                typed = [t for t in str(Move.parse(line)).split()]
-            except BackgammonError:
-                typed = []
-            partial = [m for m in legal if typed and set(typed) <= set(str(m).split())] if typed else []
-            if partial:
-                sample = ", ".join(str(m) for m in partial[:4])
-                more = f" ({len(partial)} in all)" if len(partial) > 4 else ""
-                return (
-                    f"{line!r} uses only part of the roll {roll}: all of it must be played when possible (R11). "
-                    f"Plays with it: {sample}{more}."
-                )
-            sample = ", ".join(str(m) for m in legal[:4])
-            more = f" ... ({len(legal)} in all: type `list`)" if len(legal) > 4 else ""
-            text = self._clean(exc)
-            text = re.sub(r"; legal: .*$", "", text)
-            return f"Illegal: {text}. Legal plays of {roll}: {sample}{more}."
-        return f"Not a play: {self._clean(exc)}."
 
     def _commit(self, game: Game, player: int, move: Move) -> None:
         dice = game.dice

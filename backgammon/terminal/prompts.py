@@ -1,0 +1,280 @@
+"""Reading what a person types: :class:`Prompter`, shared by ``backgammon play``
+(:mod:`backgammon.terminal.session`) and ``backgammon chouette``
+(:mod:`backgammon.terminal.chouette`), so that both read input alike.
+
+A :class:`Prompter` reads a line (stripped; input that is not text is asked for again), a
+play (standard notation or a number from ``list``, with a short explanation of what is
+wrong), answers ``list`` and ``hint [N]`` (with the expert network, or pubeval when the
+engine cannot load), and asks whether to save before quitting. Library error messages are
+shown without their Position IDs and ``by player 0:`` labels, players by name.
+
+Like :mod:`backgammon.terminal.chouette`, this module imports :mod:`rich` and the bots only
+when they are used, so the command line's parser does not need them.
+
+>>> import io
+>>> from backgammon import Position
+>>> from backgammon.terminal.session import make_console
+>>> out = io.StringIO()
+>>> prompter = Prompter(make_console("never", file=out, width=80),
+...                     read_line=lambda prompt: "  8/5 6/5 ", names=("X", "O"))
+>>> legal = Position.initial().legal_moves((3, 1))
+>>> line = prompter.read("play 3-1 > "); line
+'8/5 6/5'
+>>> str(legal[prompter.read_play(line, legal, (3, 1), "play")])
+'8/5 6/5'
+>>> prompter.read_play("99", legal, (3, 1), "play") is None
+True
+>>> out.getvalue()
+'There is no play number 99: choose 1-16 (type `list` to see them).\\n'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..errors import AmbiguousMoveError, BackgammonError, IllegalMoveError
+from ..move import Move
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+    from ..bots.base import Bot
+    from ..position import LegalMoves
+
+__all__ = ["LEVELS", "LEVEL_NAMES", "Prompter", "Quit", "is_expert"]
+
+#: The words for a resignation level (R31), as typed: ``resign gammon``, ``resign bg`` ...
+LEVELS = {
+    "1": 1,
+    "s": 1,
+    "single": 1,
+    "normal": 1,
+    "2": 2,
+    "g": 2,
+    "gammon": 2,
+    "3": 3,
+    "b": 3,
+    "bg": 3,
+    "backgammon": 3,
+}
+#: A resignation level (or a game's result level) in words.
+LEVEL_NAMES = {1: "single game", 2: "gammon", 3: "backgammon"}
+
+_ID = r"[A-Za-z0-9+/]{14}"
+_NOISE = re.compile(rf"\s*\[Position ID {_ID}\]|\s+in {_ID}(?=[;:,.)]|$)|\s*\(position {_ID}\)")
+_LABEL = re.compile(r"^[a-z ]+(?: '[^']*'| \([^)]*\)| \d)? by player [01]: ")
+
+
+class Quit(Exception):
+    """Raised to end a session normally (after ``quit``, or when the players stop)."""
+
+
+def is_expert(adviser: Bot) -> bool:
+    """True when ``adviser`` is the expert network (else it is pubeval)."""
+    from ..bots.neural import ExpertBot
+
+    return isinstance(adviser, ExpertBot)
+
+
+def _number(text: str) -> int | None:
+    """``text`` as a whole number when it is one written in the digits 0-9, else None."""
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+class Prompter:
+    """The input side of a terminal session: ``read_line`` reads a line (like
+    :func:`input`), ``console`` shows the answers. ``names`` are the players that library
+    messages call ``player 0`` and ``player 1`` (a chouette changes them every turn)."""
+
+    def __init__(self, console: Console, read_line: Callable[[str], str], names: tuple[str, str]) -> None:
+        self.console = console
+        self.read_line = read_line
+        self.names = names
+        self._adviser: Bot | None = None
+
+    # -- output ---------------------------------------------------------------------------
+
+    def say(self, message: str | Text, style: str = "") -> None:
+        """Print a line (text as it is: no markup), in ``style``."""
+        from rich.text import Text
+
+        self.console.print(
+            message if isinstance(message, Text) else Text(message, style=style), soft_wrap=True
+        )
+
+    def error(self, message: str) -> None:
+        """Say what cannot be done."""
+        self.say(message, style="bold red")
+
+    def unknown(self, line: str, now: str) -> None:
+        """Say that ``line`` is not a command, and what is expected ``now``."""
+        self.error(f"{line!r} is not a command. Now: {now} (type `help` for the commands)")
+
+    def clean(self, error: BaseException) -> str:
+        """A library message for a person: no Position IDs, no "by player 0:" labels,
+        players by name."""
+        text = _NOISE.sub("", str(error))
+        text = _LABEL.sub("", text)
+        return re.sub(r"\bplayer ([01])\b", lambda m: self.names[int(m[1])], text)
+
+    # -- input ----------------------------------------------------------------------------
+
+    def read(self, prompt: str) -> str:
+        """One line from the player (stripped); EOFError and KeyboardInterrupt go up."""
+        while True:
+            try:
+                line = self.read_line(prompt)
+            except UnicodeDecodeError:
+                self.error("That input could not be read as text; please type it again.")
+                continue
+            return line.strip()[:500]
+
+    def ask_quit(self, what: str, save: Callable[[], bool]) -> None:
+        """``quit``: offer to save ``what`` (the game, the chouette) first. Raises
+        :class:`Quit` to stop (after ``save()`` succeeded, or without saving); returns to go
+        on playing."""
+        while True:
+            answer = self.read(f"Save {what} before quitting? [Y]es, [n]o, [c]ancel > ").lower()
+            if answer in ("", "y", "yes"):
+                if save():
+                    raise Quit
+                continue
+            if answer in ("n", "no"):
+                self.say("Goodbye.")
+                raise Quit
+            if answer in ("c", "cancel"):
+                self.say("Going on with the game.")
+                return
+            self.error("Please answer y (save and quit), n (quit without saving) or c (go on playing).")
+
+    def read_play(self, line: str, legal: LegalMoves, dice: tuple[int, int], now: str) -> int | None:
+        """The index in ``legal`` of the play ``line`` names (notation or a list number), or
+        None after saying what was wrong (``now``: what is expected at this prompt)."""
+        if not len(legal):
+            self.error(f"No legal play with {dice[0]}-{dice[1]}: press Enter to pass the turn.")
+            return None
+        number = _number(line)
+        if number is not None:
+            if 1 <= number <= len(legal):
+                return number - 1
+            self.error(f"There is no play number {line}: choose 1-{len(legal)} (type `list` to see them).")
+            return None
+        if not re.search(r"\d|bar|off", line.lower()):
+            self.unknown(line, now)
+            return None
+        try:
+            move = legal.origin.parse_move(line, dice)
+        except BackgammonError as exc:
+            self.error(self._explain_bad_play(line, exc, legal, dice))
+            return None
+        for i, candidate in enumerate(legal):
+            if candidate == move:
+                return i
+        target = legal.origin.play(move)
+        for i in range(len(legal)):
+            if legal.position(i) == target:
+                return i
+        self.error(f"{line!r} is not a legal play of {dice[0]}-{dice[1]}.")  # pragma: no cover
+        return None
+
+    def _explain_bad_play(
+        self, line: str, exc: BackgammonError, legal: LegalMoves, dice: tuple[int, int]
+    ) -> str:
+        roll = f"{dice[0]}-{dice[1]}"
+        if isinstance(exc, AmbiguousMoveError):
+            return f"Ambiguous: {self.clean(exc)} (write the hit with *, like 13/8*/2, or pick a number from `list`)."
+        if isinstance(exc, IllegalMoveError):
+            try:
+                typed = [t for t in str(Move.parse(line)).split()]
+            except BackgammonError:
+                typed = []
+            partial = [m for m in legal if typed and set(typed) <= set(str(m).split())] if typed else []
+            if partial:
+                sample = ", ".join(str(m) for m in partial[:4])
+                more = f" ({len(partial)} in all)" if len(partial) > 4 else ""
+                return (
+                    f"{line!r} uses only part of the roll {roll}: all of it must be played when possible (R11). "
+                    f"Plays with it: {sample}{more}."
+                )
+            sample = ", ".join(str(m) for m in legal[:4])
+            more = f" ... ({len(legal)} in all: type `list`)" if len(legal) > 4 else ""
+            text = self.clean(exc)
+            text = re.sub(r"; legal: .*$", "", text)
+            return f"Illegal: {text}. Legal plays of {roll}: {sample}{more}."
+        return f"Not a play: {self.clean(exc)}."
+
+    # -- list and hint --------------------------------------------------------------------
+
+    def advisor(self) -> Bot:
+        """The bot behind ``hint``: the expert network, or pubeval when the engine cannot
+        load (loaded on first use)."""
+        if self._adviser is None:
+            from ..bots import load
+
+            try:
+                self._adviser = load("expert")
+            except Exception:  # the engine cannot load (weights, numba): fall back
+                self._adviser = load("pubeval")
+        return self._adviser
+
+    def list_plays(self, legal: LegalMoves) -> None:
+        """``list``: the legal plays, numbered, in columns."""
+        from rich.columns import Columns
+        from rich.text import Text
+
+        if not len(legal):
+            self.say("No legal play: press Enter to pass the turn.")
+            return
+        items = [Text(f"{i:>3}. {move}") for i, move in enumerate(legal, 1)]
+        self.say(f"{len(legal)} legal play{'s' if len(legal) != 1 else ''} (type a number to choose one):")
+        self.console.print(Columns(items, padding=(0, 3), column_first=True))
+
+    def hint(self, legal: LegalMoves, rest: str) -> None:
+        """``hint [N]``: the adviser's N best plays (default 5), ``rest`` being N."""
+        if not len(legal):
+            self.say("No legal play: press Enter to pass the turn.")
+            return
+        count = 5
+        if rest:
+            number = _number(rest)
+            if number is None or not 1 <= number <= 50:
+                self.error(f"{rest!r}: `hint` takes a number of plays, 1-50 (like `hint 10`).")
+                return
+            count = number
+        adviser = self.advisor()
+        if is_expert(adviser):
+            from ..bots.neural import ExpertBot
+            from ..engine.probabilities import Probabilities
+
+            assert isinstance(adviser, ExpertBot)
+            outs = adviser.evaluator.play_outputs(legal)
+            scores = 2.0 * outs[:, 0] - 1.0 + outs[:, 1] - outs[:, 3] + outs[:, 2] - outs[:, 4]
+            title = "the expert network's ranking of the {n} legal plays (cubeless equity):"
+            column = "equity"
+        else:
+            from ..bots.pubeval import PubEvalBot
+
+            assert isinstance(adviser, PubEvalBot)
+            outs = None
+            scores = adviser.scores(legal)
+            title = "pubeval's ranking of the {n} legal plays (higher scores are better):"
+            column = "score"
+        order = sorted(range(len(legal)), key=lambda i: (-float(scores[i]), i))[:count]
+        best = float(scores[order[0]])
+        self.say(title.format(n=len(legal)))
+        width = max(24, *(len(str(legal[i])) for i in order))
+        self.say(f"  rank  {'play':<{width}}  {column:>8}  {'vs best':>8}  list")
+        for rank, i in enumerate(order, 1):
+            score = float(scores[i])
+            diff = "" if rank == 1 else f"{score - best:+.3f}"
+            self.say(f"  {rank:>4}  {legal[i]!s:<{width}}  {score:8.3f}  {diff:>8}  #{i + 1}")
+        if outs is not None:
+            probs = Probabilities.from_outputs(outs[order[0]].tolist())
+            self.say(
+                f"  best play: win {probs.win:.1%} (gammon {probs.win_gammon:.1%}, "
+                f"backgammon {probs.win_backgammon:.1%}), lose gammon {probs.lose_gammon:.1%} "
+                f"(backgammon {probs.lose_backgammon:.1%})"
+            )
