@@ -24,6 +24,7 @@ from backgammon.terminal.options import (
     PlayOptions,
     default_autosave_path,
     mirror_corner,
+    options_from_args,
 )
 from backgammon.terminal.session import Session, make_console
 from backgammon.terminal.view import Scene, render, scene_of
@@ -564,6 +565,37 @@ def test_play_help_documents_every_option(capsys: pytest.CaptureFixture[str]) ->
         "exit status",
     ):
         assert option in text, option
+
+
+def test_play_and_chouette_read_the_same_rules_options() -> None:
+    from backgammon.cli import build_parser
+    from backgammon.terminal import chouette
+
+    rules = [
+        "--automatic-doubles",
+        "--automatic-double-limit",
+        "2",
+        "--jacoby",
+        "--beavers",
+        "--backgammon-as-gammon",
+        "--cube-limit",
+        "16",
+        "--opening-reroll",
+    ]
+    parser = build_parser()
+    play = options_from_args(parser.parse_args(["play", *rules])).rules
+    table = chouette.options_from_args(parser.parse_args(["chouette", "--players", "A,B,C", *rules])).rules
+    expected = Rules(
+        automatic_doubles=True,
+        automatic_double_limit=2,
+        jacoby=True,
+        beavers=True,
+        backgammon_counts_as_gammon=True,
+        cube_limit=16,
+        opening_reroll=True,
+    )
+    assert play == table == expected
+    assert options_from_args(parser.parse_args(["play"])).rules == Rules()
 
 
 def test_play_option_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -96,8 +96,10 @@ from .options import (
     COLOURS,
     DEFAULT_DELAY,
     HUMAN,
-    cube_limit_arg,
+    RULES_ARGUMENTS,
+    add_rules_arguments,
     non_negative_int_arg,
+    rules_from_args,
     script_arg,
     seconds_arg,
 )
@@ -520,47 +522,15 @@ def add_chouette_arguments(parser: argparse.ArgumentParser) -> None:
         help="stop after N games (counting the games already played in a resumed session); "
         "default: ask after each game",
     )
-    rules = parser.add_argument_group("money-play rules (RULES.md)")
-    rules.add_argument(
-        "--jacoby",
-        action="store_true",
-        default=None,
-        help="R25: gammons count single on a stake whose cube is centred",
-    )
-    rules.add_argument(
-        "--beavers", action="store_true", default=None, help="R30: a player doubled may beaver"
-    )
-    rules.add_argument(
-        "--automatic-doubles",
-        action="store_true",
-        default=None,
-        help="R6: equal opening dice double every stake",
-    )
-    rules.add_argument(
-        "--automatic-double-limit",
-        type=non_negative_int_arg,
-        default=None,
-        metavar="N",
-        help="R6: at most N automatic doubles a game (default 1)",
-    )
-    rules.add_argument(
-        "--backgammon-as-gammon",
-        action="store_true",
-        default=None,
-        help="R24 option: a backgammon counts as a gammon (2x, not 3x)",
-    )
-    rules.add_argument(
-        "--cube-limit",
-        type=cube_limit_arg,
-        default=None,
-        metavar="N",
-        help="R26: no stake's cube may go past N (a power of 2); default: no limit",
-    )
-    rules.add_argument(
-        "--opening-reroll",
-        action="store_true",
-        default=None,
-        help="R5: the winner of the opening roll rolls both dice afresh",
+    add_rules_arguments(
+        parser,
+        "money-play rules (RULES.md)",
+        {
+            "automatic_doubles": "R6: equal opening dice double every stake",
+            "jacoby": "R25: gammons count single on a stake whose cube is centred",
+            "beavers": "R30: a player doubled may beaver",
+            "cube_limit": "R26: no stake's cube may go past N (a power of 2); default: no limit",
+        },
     )
     show = parser.add_argument_group("display")
     show.add_argument(
@@ -602,18 +572,7 @@ def add_chouette_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 #: Options that set up the chouette; with ``--resume`` they come from the file.
-GAME_ARGUMENTS = (
-    "seats",
-    "seed",
-    "dice",
-    "jacoby",
-    "beavers",
-    "automatic_doubles",
-    "automatic_double_limit",
-    "backgammon_as_gammon",
-    "cube_limit",
-    "opening_reroll",
-)
+GAME_ARGUMENTS = ("seats", "seed", "dice", *RULES_ARGUMENTS)
 
 
 def _display_changes(args: argparse.Namespace) -> dict[str, Any]:
@@ -640,17 +599,8 @@ def options_from_args(args: argparse.Namespace) -> ChouetteOptions:
             "name the players (3 or more): --human NAME for each person, --bot KIND for each bot "
             "(like: backgammon chouette --human Ann --human Bob --bot pubeval)"
         )
-    rules = Rules(
-        opening_reroll=bool(args.opening_reroll),
-        automatic_doubles=bool(args.automatic_doubles),
-        automatic_double_limit=1 if args.automatic_double_limit is None else args.automatic_double_limit,
-        jacoby=bool(args.jacoby),
-        beavers=bool(args.beavers),
-        backgammon_counts_as_gammon=bool(args.backgammon_as_gammon),
-        cube_limit=args.cube_limit,
-    )
     base = ChouetteOptions(
-        _resolve_names(args.seats), rules=rules, seed=args.seed, dice_script=args.dice or ()
+        _resolve_names(args.seats), rules=rules_from_args(args), seed=args.seed, dice_script=args.dice or ()
     )
     return base.with_display(**_display_changes(args))
 

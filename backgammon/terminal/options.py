@@ -1,4 +1,6 @@
-"""The options of ``backgammon play``: :class:`PlayOptions`, and the sub-command's arguments.
+"""The options of ``backgammon play``: :class:`PlayOptions`, and the sub-command's arguments;
+the rules options that ``play`` and ``chouette`` share (:func:`add_rules_arguments`,
+:func:`rules_from_args`).
 
 This module does not import :mod:`rich`, so :mod:`backgammon.cli` can build its parser
 without it.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -29,11 +32,14 @@ __all__ = [
     "DEFAULT_BOT",
     "DEFAULT_DELAY",
     "HUMAN",
+    "RULES_ARGUMENTS",
     "PlayOptions",
     "add_play_arguments",
+    "add_rules_arguments",
     "default_autosave_path",
     "mirror_corner",
     "options_from_args",
+    "rules_from_args",
 ]
 
 #: The bot ``backgammon play`` plays against unless ``--opponent`` names another.
@@ -263,6 +269,78 @@ def _opponent(text: str) -> str:
     return name
 
 
+#: The ``dest`` of each rules option (R5, R6, R24-R26, R30), in the order of the help.
+RULES_ARGUMENTS = (
+    "automatic_doubles",
+    "automatic_double_limit",
+    "jacoby",
+    "beavers",
+    "backgammon_as_gammon",
+    "cube_limit",
+    "opening_reroll",
+)
+_RULES_HELP = {
+    "automatic_doubles": "R6, money only: equal opening dice double the cube",
+    "automatic_double_limit": "R6: at most N automatic doubles a game (default 1)",
+    "jacoby": "R25, money only: gammons count single while the cube is centred",
+    "beavers": "R30, money only: a player doubled may beaver",
+    "backgammon_as_gammon": "R24 option: a backgammon counts as a gammon (2x, not 3x)",
+    "cube_limit": "R26: the cube may not go past N (a power of 2); default: no limit",
+    "opening_reroll": "R5: the winner of the opening roll rolls both dice afresh",
+}
+
+
+def add_rules_arguments(
+    parser: argparse.ArgumentParser,
+    title: str = "rules options (RULES.md)",
+    helps: Mapping[str, str] | None = None,
+) -> None:
+    """Add the rules options (:data:`RULES_ARGUMENTS`) to ``parser``, in a group named
+    ``title``; ``helps`` replaces the help of some (by ``dest``). Every one defaults to
+    ``None``, so that ``--resume`` can tell which were given; :func:`rules_from_args` reads
+    them.
+
+    >>> parser = argparse.ArgumentParser(); add_rules_arguments(parser)
+    >>> args = parser.parse_args(["--jacoby", "--cube-limit", "16"])
+    >>> args.jacoby, args.cube_limit, args.beavers
+    (True, 16, None)
+    """
+    text = {**_RULES_HELP, **(helps or {})}
+    unknown = sorted(set(text) - set(RULES_ARGUMENTS))
+    if unknown:
+        raise ValueError(f"no rules option {', '.join(unknown)}")
+    group = parser.add_argument_group(title)
+    for dest in RULES_ARGUMENTS:
+        option = "--" + dest.replace("_", "-")
+        if dest == "automatic_double_limit":
+            group.add_argument(option, type=non_negative_int_arg, default=None, metavar="N", help=text[dest])
+        elif dest == "cube_limit":
+            group.add_argument(option, type=cube_limit_arg, default=None, metavar="N", help=text[dest])
+        else:
+            group.add_argument(option, action="store_true", default=None, help=text[dest])
+
+
+def rules_from_args(args: argparse.Namespace, match_length: int = 0) -> Rules:
+    """The :class:`~backgammon.rules.Rules` of the options :func:`add_rules_arguments`
+    added (defaults for those not given), for a match to ``match_length`` (0: money play).
+
+    >>> parser = argparse.ArgumentParser(); add_rules_arguments(parser)
+    >>> rules = rules_from_args(parser.parse_args(["--beavers"]))
+    >>> rules.beavers, rules.jacoby, rules.automatic_double_limit, rules.match_length
+    (True, False, 1, 0)
+    """
+    return Rules(
+        match_length=match_length,
+        opening_reroll=bool(args.opening_reroll),
+        automatic_doubles=bool(args.automatic_doubles),
+        automatic_double_limit=1 if args.automatic_double_limit is None else args.automatic_double_limit,
+        jacoby=bool(args.jacoby),
+        beavers=bool(args.beavers),
+        backgammon_counts_as_gammon=bool(args.backgammon_as_gammon),
+        cube_limit=args.cube_limit,
+    )
+
+
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``play`` sub-command's options to ``parser`` (its description and epilog
     too). Display options default to ``None`` so that ``--resume`` can tell which were
@@ -305,48 +383,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         help="scripted dice, like 31,62,55: the opening throw (X's die, O's die) then each roll; "
         "after the script, --seed's dice or random ones",
     )
-    rules = parser.add_argument_group("rules options (RULES.md)")
-    rules.add_argument(
-        "--automatic-doubles",
-        action="store_true",
-        default=None,
-        help="R6, money only: equal opening dice double the cube",
-    )
-    rules.add_argument(
-        "--automatic-double-limit",
-        type=non_negative_int_arg,
-        default=None,
-        metavar="N",
-        help="R6: at most N automatic doubles a game (default 1)",
-    )
-    rules.add_argument(
-        "--jacoby",
-        action="store_true",
-        default=None,
-        help="R25, money only: gammons count single while the cube is centred",
-    )
-    rules.add_argument(
-        "--beavers", action="store_true", default=None, help="R30, money only: a player doubled may beaver"
-    )
-    rules.add_argument(
-        "--backgammon-as-gammon",
-        action="store_true",
-        default=None,
-        help="R24 option: a backgammon counts as a gammon (2x, not 3x)",
-    )
-    rules.add_argument(
-        "--cube-limit",
-        type=cube_limit_arg,
-        default=None,
-        metavar="N",
-        help="R26: the cube may not go past N (a power of 2); default: no limit",
-    )
-    rules.add_argument(
-        "--opening-reroll",
-        action="store_true",
-        default=None,
-        help="R5: the winner of the opening roll rolls both dice afresh",
-    )
+    add_rules_arguments(parser)
     show = parser.add_argument_group("display")
     show.add_argument(
         "--corner",
@@ -402,19 +439,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 #: Options that set up the game; with ``--resume`` they come from the file.
-GAME_ARGUMENTS = (
-    "opponent",
-    "match",
-    "seed",
-    "dice",
-    "automatic_doubles",
-    "automatic_double_limit",
-    "jacoby",
-    "beavers",
-    "backgammon_as_gammon",
-    "cube_limit",
-    "opening_reroll",
-)
+GAME_ARGUMENTS = ("opponent", "match", "seed", "dice", *RULES_ARGUMENTS)
 
 
 def display_changes(args: argparse.Namespace) -> dict[str, Any]:
@@ -438,19 +463,9 @@ def options_from_args(args: argparse.Namespace) -> PlayOptions:
     >>> opts.match_length, opts.corner, opts.opponent
     (5, 'top-left', 'expert')
     """
-    rules = Rules(
-        match_length=args.match or 0,
-        opening_reroll=bool(args.opening_reroll),
-        automatic_doubles=bool(args.automatic_doubles),
-        automatic_double_limit=1 if args.automatic_double_limit is None else args.automatic_double_limit,
-        jacoby=bool(args.jacoby),
-        beavers=bool(args.beavers),
-        backgammon_counts_as_gammon=bool(args.backgammon_as_gammon),
-        cube_limit=args.cube_limit,
-    )
     base = PlayOptions(
         opponent=args.opponent or DEFAULT_BOT,
-        rules=rules,
+        rules=rules_from_args(args, match_length=args.match or 0),
         seed=args.seed,
         dice_script=args.dice or (),
     )
