@@ -1,19 +1,18 @@
 """``backgammon chouette`` driven as people would: in a pseudo-terminal, with pexpect.
 
-As in ``test_terminal_pty.py``, the real program runs in a temporary folder with
-``NO_COLOR=1``, ``TERM=dumb`` (plain text), ``--delay 0`` and scripted dice (``--dice``,
-then ``--seed``), and the test types at its prompts. The rules exercised are cited
-(R35-R41 for the chouette, R31 resignations, R42 undo before confirming).
+As in ``test_terminal_pty.py`` (both through ``tests/pty_harness.py``), the real program
+runs in a temporary folder with ``NO_COLOR=1``, ``TERM=dumb`` (plain text), ``--delay 0``
+and scripted dice (``--dice``, then ``--seed``), and the test types at its prompts. The
+rules exercised are cited (R35-R41 for the chouette, R31 resignations, R42 undo before
+confirming).
 """
 
 from __future__ import annotations
 
 import io
 import json
-import os
 import random
 import re
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,67 +20,13 @@ from typing import Any
 import pytest
 
 from backgammon.chouette import Chouette
-
-pexpect = pytest.importorskip("pexpect")
-
-ROOT = Path(__file__).resolve().parent.parent
-TIMEOUT = 20
+from tests.pty_harness import Terminal, assert_clean
 
 
-class Table:
+class Table(Terminal):
     """The program in a pty, and the people at its keyboard."""
 
-    def __init__(self, args: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
-        environment = {k: v for k, v in os.environ.items() if k not in ("XDG_STATE_HOME", "COLUMNS", "LINES")}
-        environment.update(
-            {"NO_COLOR": "1", "TERM": "dumb", "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
-        )
-        environment.update(env or {})
-        self.child = pexpect.spawn(
-            sys.executable,
-            ["-m", "backgammon.cli", "chouette", "--delay", "0", *args],
-            cwd=str(cwd),
-            env=environment,
-            encoding="utf-8",
-            timeout=TIMEOUT,
-            dimensions=(60, 120),
-        )
-        self.log: list[str] = []
-
-    def wait(self, text: str) -> str:
-        """Wait for ``text``; return what came before it (since the last wait)."""
-        try:
-            self.child.expect_exact(text)
-        except (pexpect.TIMEOUT, pexpect.EOF):
-            raise AssertionError(f"did not see {text!r}; last output:\n{self.child.before}") from None
-        before = str(self.child.before).replace("\r\n", "\n")
-        self.log.append(before + text)
-        return before
-
-    def answer(self, prompt: str, line: str) -> str:
-        """Wait for ``prompt``, then type ``line`` and Enter; return the output before it."""
-        before = self.wait(prompt)
-        self.child.sendline(line)
-        return before
-
-    def finish(self) -> int:
-        """Wait for the program to end; return its exit status."""
-        self.child.expect(pexpect.EOF)
-        self.log.append(str(self.child.before).replace("\r\n", "\n"))
-        self.child.close()
-        status = self.child.exitstatus
-        assert status is not None, f"killed by signal {self.child.signalstatus}"
-        return int(status)
-
-    @property
-    def text(self) -> str:
-        return "".join(self.log)
-
-
-def assert_clean(text: str) -> None:
-    """No traceback, and no escape sequence (NO_COLOR, TERM=dumb: plain text)."""
-    assert "Traceback" not in text
-    assert "\x1b" not in text, repr(text[text.index("\x1b") - 40 : text.index("\x1b") + 40])
+    COMMAND = "chouette"
 
 
 def seats(text: str) -> dict[str, str]:

@@ -1,8 +1,8 @@
 """``backgammon play`` driven as a person would: in a pseudo-terminal, with pexpect.
 
-Each test starts the real program (``python -m backgammon.cli play``) in a temporary folder,
-with ``NO_COLOR=1`` and ``TERM=dumb`` so the output is plain text, ``--delay 0``, and
-scripted (``--dice``) or seeded (``--seed``) dice, then types at its prompts. Two people at
+Each test starts the real program (``python -m backgammon.cli play``, through
+``tests/pty_harness.py``) in a temporary folder, with ``NO_COLOR=1`` and ``TERM=dumb`` so the
+output is plain text, ``--delay 0``, and scripted (``--dice``) or seeded (``--seed``) dice, then types at its prompts. Two people at
 one keyboard (``--opponent human``) give full control of both sides; one test plays the bot.
 The rules exercised are cited (R4, R11, R29, R31, R33, R42, R46).
 """
@@ -10,73 +10,16 @@ The rules exercised are cited (R4, R11, R29, R31, R33, R42, R46).
 from __future__ import annotations
 
 import json
-import os
 import re
-import sys
 from pathlib import Path
 
-import pytest
-
-pexpect = pytest.importorskip("pexpect")
-
-ROOT = Path(__file__).resolve().parent.parent
-TIMEOUT = 20
+from tests.pty_harness import TIMEOUT, Terminal, assert_clean
 
 
-class Player:
+class Player(Terminal):
     """The program in a pty, and a person typing at it."""
 
-    def __init__(self, args: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
-        environment = {k: v for k, v in os.environ.items() if k not in ("XDG_STATE_HOME", "COLUMNS", "LINES")}
-        environment.update(
-            {"NO_COLOR": "1", "TERM": "dumb", "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
-        )
-        environment.update(env or {})
-        self.child = pexpect.spawn(
-            sys.executable,
-            ["-m", "backgammon.cli", "play", "--delay", "0", *args],
-            cwd=str(cwd),
-            env=environment,
-            encoding="utf-8",
-            timeout=TIMEOUT,
-            dimensions=(60, 120),
-        )
-        self.log: list[str] = []
-
-    def wait(self, text: str) -> str:
-        """Wait for ``text``; return what came before it (since the last wait)."""
-        try:
-            self.child.expect_exact(text)
-        except (pexpect.TIMEOUT, pexpect.EOF):
-            raise AssertionError(f"did not see {text!r}; last output:\n{self.child.before}") from None
-        before = str(self.child.before)
-        self.log.append(before + text)
-        return before
-
-    def answer(self, prompt: str, line: str) -> str:
-        """Wait for ``prompt``, then type ``line`` and Enter; return the output before it."""
-        before = self.wait(prompt)
-        self.child.sendline(line)
-        return before
-
-    def finish(self) -> int:
-        """Wait for the program to end; return its exit status."""
-        self.child.expect(pexpect.EOF)
-        self.log.append(str(self.child.before))
-        self.child.close()
-        status = self.child.exitstatus
-        assert status is not None, f"killed by signal {self.child.signalstatus}"
-        return int(status)
-
-    @property
-    def text(self) -> str:
-        return "".join(self.log)
-
-
-def assert_clean(text: str) -> None:
-    """No traceback, and no escape sequence (NO_COLOR, TERM=dumb: plain text)."""
-    assert "Traceback" not in text
-    assert "\x1b" not in text, repr(text[text.index("\x1b") - 40 : text.index("\x1b") + 40])
+    COMMAND = "play"
 
 
 def test_hot_seat_game(tmp_path: Path) -> None:
@@ -264,7 +207,7 @@ def test_ctrl_d_saves_and_exits_cleanly(tmp_path: Path) -> None:
     assert_clean(text)
     assert "End of input." in text and "Game saved to " in text
     autosave = tmp_path / "backgammon-autosave.json"
-    assert str(autosave.resolve()) in text.replace("\r\n", "")
+    assert str(autosave.resolve()) in text.replace("\n", "")
     q = Player(["--resume", str(autosave)], tmp_path)
     q.answer("O: Enter to roll, or double > ", "")
     out = q.answer("O: play 4-3 > ", "quit")
