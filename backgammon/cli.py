@@ -10,11 +10,16 @@ Sub-commands:
 * ``backgammon show [POSITION_ID]`` — draw a position.
 * ``backgammon moves POSITION_ID DICE`` — list the legal plays of a roll (``DICE`` like
   ``31`` or ``3-1``).
+
+When the reader of ``show`` or ``moves`` goes away before the end of the output
+(``backgammon moves ... | head``), the command stops quietly with exit status
+:data:`PIPE_CLOSED`, as a program that ``SIGPIPE`` ends does.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -23,6 +28,22 @@ from .errors import BackgammonError
 from .position import Position
 from .terminal.chouette import add_chouette_arguments
 from .terminal.options import add_play_arguments
+
+#: The exit status when the output's reader is gone: 128 + SIGPIPE (13), what a shell reports
+#: for a program that SIGPIPE ends (``head`` closing a pipe, ``set -o pipefail``).
+PIPE_CLOSED = 141
+
+
+def _output_closed() -> int:
+    """Nobody reads stdout any more: send the rest of the output to nowhere, so that Python's
+    last flush at exit fails no more, and return :data:`PIPE_CLOSED`."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):  # pragma: no cover - stdout is no file
+        pass
+    return PIPE_CLOSED
 
 
 def _dice(text: str) -> tuple[int, int]:
@@ -90,6 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{i:4}. {move}")
         else:
             parser.print_help()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _output_closed()
     except BackgammonError as exc:
         print(f"backgammon: {exc}", file=sys.stderr)
         return 2

@@ -639,3 +639,37 @@ def test_backgammon_train_forwards_to_the_trainer(capsys: pytest.CaptureFixture[
         main(["train", "--help"])
     assert done.value.code == 0
     assert "Self-play TD" in capsys.readouterr().out
+
+
+def test_show_and_moves(capsys: pytest.CaptureFixture[str]) -> None:
+    start = Position.initial().position_id()
+    assert main(["moves", start, "3-1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 16 and "   9. 8/5 6/5" in lines
+    assert main(["show", start]) == 0
+    assert capsys.readouterr().out.strip()
+    assert main(["moves", "not-an-id", "31"]) == 2
+    assert capsys.readouterr().err.startswith("backgammon: ")
+
+
+def test_moves_into_a_closed_pipe_exits_quietly() -> None:
+    """``backgammon moves ... | head``: when the reader goes away before the output ends, the
+    command stops without a traceback, with 128 + SIGPIPE as its exit status."""
+    import os
+    import subprocess
+    import sys
+
+    from backgammon.cli import PIPE_CLOSED
+
+    root = Path(__file__).resolve().parent.parent
+    child = subprocess.Popen(
+        [sys.executable, "-m", "backgammon.cli", "moves", Position.initial().position_id(), "11"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert child.stdout is not None and child.stderr is not None
+    child.stdout.close()  # the reader is gone before the first line is written
+    errors = child.stderr.read()
+    assert child.wait(timeout=60) == PIPE_CLOSED == 141
+    assert errors == b""
