@@ -14,13 +14,14 @@ import argparse
 import os
 import signal
 import sys
+from collections.abc import Callable
 
 from ..errors import BackgammonError
 from . import savefile
 from .options import GAME_ARGUMENTS, display_changes, options_from_args
 from .session import Session
 
-__all__ = ["build_session", "play"]
+__all__ = ["build_session", "play", "run_at_terminal"]
 
 
 def build_session(args: argparse.Namespace) -> Session:
@@ -60,12 +61,19 @@ def play(args: argparse.Namespace) -> int:
     except BackgammonError as exc:
         print(f"backgammon: {exc}", file=sys.stderr)
         return 2
+    return run_at_terminal(session.run)
+
+
+def run_at_terminal(run: Callable[[], int]) -> int:
+    """Call ``run`` (a session's ``run``) with line editing at the prompt, and a closed
+    terminal or a ``kill`` taken as Ctrl-C (the session saves, then stops); return its exit
+    status. The signal handlers are put back afterwards."""
     line_editing()
     previous = {sig: signal.getsignal(sig) for sig in HANGUPS}
     for sig in HANGUPS:
         signal.signal(sig, interrupt)
     try:
-        return session.run()
+        return run()
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)

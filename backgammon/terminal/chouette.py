@@ -1809,21 +1809,11 @@ def build_chouette_session(args: argparse.Namespace) -> ChouetteSession:
 
 def run(args: argparse.Namespace, *, stderr: IO[str] | None = None) -> int:
     """Run ``backgammon chouette``; returns the exit status (see the sub-command's help)."""
-    import signal
-
-    from .app import HANGUPS, interrupt, line_editing
+    from .app import run_at_terminal
 
     try:
         session = build_chouette_session(args)
     except BackgammonError as exc:
         print(f"backgammon: {exc}", file=stderr or sys.stderr)
         return 2
-    line_editing()
-    previous = {sig: signal.getsignal(sig) for sig in HANGUPS}
-    for sig in HANGUPS:
-        signal.signal(sig, interrupt)
-    try:
-        return session.run()
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+    return run_at_terminal(session.run)
