@@ -100,6 +100,7 @@ from .options import (
     add_rules_arguments,
     non_negative_int_arg,
     rules_from_args,
+    rules_in_effect,
     script_arg,
     seconds_arg,
 )
@@ -871,19 +872,7 @@ class ChouetteSession:
             who.append(f"the bot{'s' if len(bots) > 1 else ''} {', '.join(bots)}")
         verb = "Resuming the chouette" if self._resumed else "Chouette"
         self._say(f"{verb} (R35-R41), money play: {' and '.join(who)}.", style="bold")
-        rules = c.rules
-        extras = [
-            name
-            for name, on in (
-                ("automatic doubles (R6)", rules.automatic_doubles_apply),
-                ("Jacoby rule (R25)", rules.jacoby_applies),
-                ("beavers (R30)", rules.beavers_apply),
-                ("backgammons count as gammons (R24)", rules.backgammon_counts_as_gammon),
-                (f"cube limit {rules.cube_limit} (R26)", rules.cube_limit is not None),
-                ("opening reroll (R5)", rules.opening_reroll),
-            )
-            if on
-        ]
+        extras = rules_in_effect(c.rules)
         if extras:
             self._say("Rules: " + ", ".join(extras) + ".")
         if self.options.games is not None:

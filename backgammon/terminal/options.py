@@ -40,6 +40,7 @@ __all__ = [
     "mirror_corner",
     "options_from_args",
     "rules_from_args",
+    "rules_in_effect",
 ]
 
 #: The bot ``backgammon play`` plays against unless ``--opponent`` names another.
@@ -339,6 +340,28 @@ def rules_from_args(args: argparse.Namespace, match_length: int = 0) -> Rules:
         backgammon_counts_as_gammon=bool(args.backgammon_as_gammon),
         cube_limit=args.cube_limit,
     )
+
+
+def rules_in_effect(rules: Rules) -> list[str]:
+    """The rules options that apply under ``rules``, in words, for the start of a session.
+
+    >>> rules_in_effect(Rules(jacoby=True, cube_limit=64))
+    ['Jacoby rule (R25)', 'cube limit 64 (R26)']
+    >>> rules_in_effect(Rules(match_length=5, jacoby=True))  # Jacoby is for money play
+    []
+    """
+    return [
+        name
+        for name, on in (
+            ("automatic doubles (R6)", rules.automatic_doubles_apply),
+            ("Jacoby rule (R25)", rules.jacoby_applies),
+            ("beavers (R30)", rules.beavers_apply),
+            ("backgammons count as gammons (R24)", rules.backgammon_counts_as_gammon),
+            (f"cube limit {rules.cube_limit} (R26)", rules.cube_limit is not None),
+            ("opening reroll (R5)", rules.opening_reroll),
+        )
+        if on
+    ]
 
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:

@@ -51,7 +51,7 @@ from ..move import Move
 from ..position import Position
 from . import savefile
 from .dice import SessionDice
-from .options import PlayOptions, default_autosave_path, mirror_corner
+from .options import PlayOptions, default_autosave_path, mirror_corner, rules_in_effect
 from .prompts import LEVEL_NAMES, LEVELS, Prompter, Quit, is_expert
 from .view import MARKS, STYLES, render, scene_of
 
@@ -208,19 +208,7 @@ class Session:
             self._say(f"Resuming {kind}, {opponent}.", style="bold")
         else:
             self._say(f"Backgammon: {kind}, {opponent}.", style="bold")
-        rules = self.match.rules
-        extras = [
-            name
-            for name, on in (
-                ("automatic doubles (R6)", rules.automatic_doubles_apply),
-                ("Jacoby rule (R25)", rules.jacoby_applies),
-                ("beavers (R30)", rules.beavers_apply),
-                ("backgammons count as gammons (R24)", rules.backgammon_counts_as_gammon),
-                (f"cube limit {rules.cube_limit} (R26)", rules.cube_limit is not None),
-                ("opening reroll (R5)", rules.opening_reroll),
-            )
-            if on
-        ]
+        extras = rules_in_effect(self.match.rules)
         if extras:
             self._say("Rules: " + ", ".join(extras) + ".")
         if self.bot is not None:
