@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from backgammon import LegalMoves, Move, Position, Step
 from backgammon.bots import Bot, available, load
 from backgammon.bots.registry import register
+from backgammon.progress import Progress
 
 
 class GnubgNN(Bot):
@@ -208,68 +209,6 @@ class Tally:
         return out
 
 
-class _Progress:
-    """A progress bar on stderr: ``rich`` when available, plain text otherwise."""
-
-    def __init__(self, total: int, label: str, enabled: bool) -> None:
-        self.total = total
-        self.label = label
-        self.enabled = enabled
-        self.done = 0
-        self._last = 0.0
-        self._start = time.perf_counter()
-        self._rich: Any = None
-        self._task: Any = None
-        if not enabled:
-            return
-        try:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-        except ImportError:
-            return
-        self._rich = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("games"),
-            TextColumn("{task.fields[score]}"),
-            TimeRemainingColumn(),
-            console=Console(stderr=True),
-            transient=False,
-        )
-        self._rich.start()
-        self._task = self._rich.add_task(label, total=total, score="")
-
-    def update(self, done: int, score: str) -> None:
-        self.done = done
-        if not self.enabled:
-            return
-        if self._rich is not None:
-            self._rich.update(self._task, completed=done, score=score)
-            return
-        now = time.perf_counter()
-        if now - self._last < 0.25 and done < self.total:
-            return
-        self._last = now
-        width = 30
-        filled = int(width * done / self.total) if self.total else width
-        rate = done / (now - self._start) if now > self._start else 0.0
-        sys.stderr.write(
-            f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games"
-            f"  {score}  {rate:.0f} games/s"
-        )
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if not self.enabled:
-            return
-        if self._rich is not None:
-            self._rich.stop()
-        else:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-
-
 def run(
     name_a: str,
     name_b: str,
@@ -346,7 +285,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.bot_a} vs {args.bot_b}: {2 * pairs} cubeless money games "
         f"({pairs} duplicate pairs), seed {args.seed}, {args.workers} worker(s)"
     )
-    progress = _Progress(2 * pairs, f"{args.bot_a} vs {args.bot_b}", enabled=not args.quiet)
+    progress = Progress(2 * pairs, f"{args.bot_a} vs {args.bot_b}", unit="games",
+                        enabled=False if args.quiet else None)
 
     def on_pair(tally: Tally) -> None:
         progress.update(tally.games, f"{tally.mean():+.3f} ppg")

@@ -17,7 +17,18 @@ from backgammon.engine.cube import (
     money_decision,
     take_point,
 )
-from backgammon.engine.met import crawford, match_decision, met, met_table, mwc, post_crawford
+from backgammon.engine.met import (
+    COMPUTED,
+    DEFAULT_MET,
+    KAZAROSS_XG2,
+    MatchEquityTable,
+    crawford,
+    match_decision,
+    met,
+    met_table,
+    mwc,
+    post_crawford,
+)
 from backgammon.engine.probabilities import Probabilities
 from backgammon.matchid import MatchState
 
@@ -81,27 +92,62 @@ def test_money_decisions_clear_cases() -> None:
     assert money_decision(_p(0.4)).beaver and not money_decision(_p(0.7)).beaver
 
 
-def test_match_equity_table() -> None:
-    table = met_table(15)
-    assert met(1, 1) == 0.5 and mwc(1, 1) == 0.5
-    for a in range(1, 16):
+@pytest.mark.parametrize("t", [KAZAROSS_XG2, COMPUTED], ids=lambda t: t.name)
+def test_match_equity_table_shape(t: MatchEquityTable) -> None:
+    table = met_table(25, t)
+    assert met(1, 1, t) == 0.5 and mwc(1, 1, table=t) == 0.5
+    for a in range(1, 26):
         assert table[a - 1][a - 1] == pytest.approx(0.5)
-        for b in range(1, 16):
-            assert table[a - 1][b - 1] + table[b - 1][a - 1] == pytest.approx(1.0)
-            if b < 15:  # the further the opponent is from winning, the better
+        for b in range(1, 26):
+            assert table[a - 1][b - 1] + table[b - 1][a - 1] == pytest.approx(1.0, abs=2e-5)
+            if b < 25:  # the further the opponent is from winning, the better
                 assert table[a - 1][b] > table[a - 1][b - 1]
-            if a < 15:
+            if a < 25:
                 assert table[a][b - 1] < table[a - 1][b - 1]
+        # post-Crawford: the trailer's chances fall as it needs more points
+        if a > 1:
+            assert t.mwc(a, 1, post=True) <= t.mwc(a - 1, 1, post=True)
+            assert t.mwc(1, a, post=True) == pytest.approx(1 - t.mwc(a, 1, post=True))
+    assert t.mwc(0, 3) == 1.0 and t.mwc(3, 0) == 0.0
+    assert t.mwc(27, 30) > 0.5 > t.mwc(30, 27)  # beyond the table: the model
+
+
+def test_kazaross_xg2_values() -> None:
+    """Spot values of Kazaross-XG2 (met/Kazaross-XG2.xml of GNU Backgammon)."""
+    assert mwc(2, 3) == 0.59947 and mwc(3, 2) == 0.40053
+    assert mwc(1, 2) == 0.67736  # Crawford game, leader
+    assert mwc(2, 1, post=True) == 0.48803  # post-Crawford, the free drop included
+    assert mwc(1, 3, post=True) == pytest.approx(1 - 0.32264)
+    assert mwc(7, 5) == 0.37362 and mwc(25, 24) == 0.46914
+    assert DEFAULT_MET is KAZAROSS_XG2
+
+
+def test_computed_model() -> None:
     # the Crawford leader (1-away) against 2-away: ½·(1 − g)·½ + ½·g for the trailer
     assert crawford(2) == pytest.approx(1 - 0.5 * (0.74 * 0.5 + 0.26))
-    assert 0.6 < met(2, 4) < 0.75 and 0.55 < met(2, 3) < 0.65
+    assert 0.6 < met(2, 4, COMPUTED) < 0.75 and 0.55 < met(2, 3, COMPUTED) < 0.65
     # post-Crawford: 2-away doubles at once; odd/even pairs; decreasing
     assert post_crawford(1) == 0.5 and post_crawford(2) == 0.5
     assert post_crawford(3) == pytest.approx(0.5 * (0.74 * 0.5 + 0.26))
     assert post_crawford(4) == pytest.approx(post_crawford(3))
     assert all(post_crawford(n + 1) <= post_crawford(n) for n in range(1, 20))
-    assert mwc(1, 3, post=True) == pytest.approx(1 - post_crawford(3))
-    assert met(25, 25) == pytest.approx(0.5)
+    assert COMPUTED.mwc(1, 3, post=True) == pytest.approx(1 - post_crawford(3))
+    # the model is within 2% of Kazaross-XG2 at every score up to 25-away
+    for a in range(1, 26):
+        for b in range(1, 26):
+            assert abs(COMPUTED.mwc(a, b) - KAZAROSS_XG2.mwc(a, b)) < 0.02
+            assert abs(COMPUTED.mwc(a, b, True) - KAZAROSS_XG2.mwc(a, b, True)) < 0.02
+
+
+def test_match_decisions_on_either_table() -> None:
+    even = Probabilities(0.5, 0.13, 0.0, 0.13, 0.0)
+    strong = Probabilities(0.75, 0.1, 0.0, 0.05, 0.0)
+    for t in (KAZAROSS_XG2, COMPUTED):
+        assert match_decision(even, 7, 7, table=t).action == "no double"
+        d = match_decision(strong, 7, 7, table=t)
+        assert d.double and d.take
+        # 2-away / 4-away: the leader's take point is lower than the trailer's
+        assert match_decision(even, 4, 2, table=t).no_double < 0.5
 
 
 def test_match_decisions() -> None:

@@ -293,24 +293,29 @@ def test_worldclass_plays_legal_moves_and_one_ply_is_consistent(positions: list[
         move = bot.choose_move(pos, roll)
         assert (move in legal) if legal else move is None
     ev = default_evaluator()
-    keys = np.concatenate([key_of(p) for p in positions[:6]])
-    out = ev.one_ply_outputs(keys)
+    race = next(p for p in positions if p.is_race() and max(
+        i for i, n in enumerate(p.player) if n) >= 6)
+    bearoff = Position([3, 3, 3, 2, 2, 2] + [0] * 19, [2, 2, 3, 3, 2, 3] + [0] * 19)
+    sample = [*positions[:6], race, bearoff]
+    out = ev.one_ply_outputs(np.concatenate([key_of(p) for p in sample]))
     for row in out:
         Probabilities(*row.tolist())
-    # by hand for one position: the average over the rolls of the best reply, flipped
-    pos = positions[5]
-    acc = np.zeros(5)
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            legal = pos.legal_moves((d1, d2))
-            if legal:
-                o = ev.play_outputs(legal)
-                eq = 2 * o[:, 0] - 1 + o[:, 1] - o[:, 3] + o[:, 2] - o[:, 4]
-                best = o[int(np.argmax(eq))]
-            else:
-                best = np.array(ev.evaluate(pos.swap()).flip().as_tuple())
-            acc += (1 if d1 == d2 else 2) / 36 * best
-    np.testing.assert_allclose(out[5], acc, atol=1e-9)
+    # bear-offs keep their exact value
+    np.testing.assert_allclose(out[-1], ev.evaluate(bearoff).as_tuple(), atol=1e-12)
+    # by hand through the public API: the average over the rolls of the best reply, flipped
+    for pos, row in zip(sample[:-1], out[:-1]):
+        acc = np.zeros(5)
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                legal = pos.legal_moves((d1, d2))
+                if legal:
+                    o = ev.play_outputs(legal)
+                    eq = 2 * o[:, 0] - 1 + o[:, 1] - o[:, 3] + o[:, 2] - o[:, 4]
+                    best = o[int(np.argmax(eq))]
+                else:
+                    best = np.array(ev.evaluate(pos.swap()).flip().as_tuple())
+                acc += (1 if d1 == d2 else 2) / 36 * best
+        np.testing.assert_allclose(row, acc, atol=1e-9)
 
 
 def test_expert_cube_answers() -> None:

@@ -1,5 +1,6 @@
 """Compiled (numba) kernels of the engine: input encoding, network forward pass, the
-self-play TD(λ) training loop and a quick duplicate-dice match against pubeval.
+self-play TD(λ) training loop (the searches and matches built on them are in
+:mod:`._search_kernels`).
 
 Every kernel works on 50-byte position keys (``uint8[50]``, the layout of
 :attr:`backgammon.LegalMoves.boards`): the side on roll's 25 slots (slot ``i`` is its point
@@ -20,8 +21,8 @@ import numpy as np
 
 from .._movegen import MAX_PLAYS, generate
 
-__all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "encode_batch", "classify_batch", "forward",
-           "train_games", "match_vs_pubeval", "njit"]
+__all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "classify_batch", "encode_batch", "eval_one",
+           "evaluate_batch", "forward", "njit", "train_games"]
 
 try:
     from numba import njit
@@ -374,15 +375,20 @@ def splitmix(x: Any) -> Any:
 
 
 @njit(cache=True, nogil=True)
-def roll_die(state: Any) -> int:
-    """One die (1..6) from the xorshift64* state ``uint64[1]``."""
+def next_u64(state: Any) -> Any:
+    """The next output of the xorshift64* generator whose state is ``uint64[1]``."""
     x = state[0]
     x ^= x >> np.uint64(12)
     x ^= x << np.uint64(25)
     x ^= x >> np.uint64(27)
     state[0] = x
-    r = x * np.uint64(2685821657736338717)
-    return int((r >> np.uint64(33)) % np.uint64(6)) + 1
+    return x * np.uint64(2685821657736338717)
+
+
+@njit(cache=True, nogil=True)
+def roll_die(state: Any) -> int:
+    """One die (1..6) from the xorshift64* state ``uint64[1]``."""
+    return int((next_u64(state) >> np.uint64(33)) % np.uint64(6)) + 1
 
 
 @njit(cache=True, nogil=True)
@@ -487,32 +493,18 @@ def bearoff_eval(key: Any, comp: Any, off: Any, first: Any, v: Any) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _net_choose(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
-                rw1: Any, rb1: Any, rw2: Any, rb2: Any, x: Any, h: Any, v: Any,
-                best_v: Any, bo: bool, comp: Any, off: Any, first: Any) -> int:
-    """Index of the play with the best 0-ply equity for the mover; ``best_v`` receives the
-    chosen row's output vector (from the side to roll next; all zero for a finished game).
-    With ``bo``, bear-off rows are evaluated exactly from the tables."""
-    best = -1
-    best_eq = -1e9
+def best_play(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+              rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any, boff: Any,
+              bfirst: Any, x: Any, h: Any, v: Any, best_v: Any) -> int:
+    """Index of the first play (rows of ``boards``, each from the next side's view) with
+    the best 0-ply equity for the mover (:func:`eval_one`: finished games exactly, bear-offs
+    from the tables with ``bo``); ``best_v`` receives its outputs from the next side's
+    view. The 0-ply choice of the bots, the training and the strength checks."""
+    best = 0
+    best_eq = -1e18
     for k in range(n):
-        row = boards[k]
-        if _finished(row):
-            eq = 10.0 + win_points(row)
-            if eq > best_eq:
-                best_eq = eq
-                best = k
-                for m in range(NUM_OUTPUTS):
-                    best_v[m] = 0.0
-            continue
-        if bo and is_bearoff(row):
-            bearoff_eval(row, comp, off, first, v)
-        else:
-            encode_one(row, x)
-            if is_contact(row):
-                forward(x, cw1, cb1, cw2, cb2, h, v)
-            else:
-                forward(x, rw1, rb1, rw2, rb2, h, v)
+        eval_one(boards[k], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                 x, h, v)
         eq = -equity_of(v)
         if eq > best_eq:
             best_eq = eq
@@ -520,6 +512,21 @@ def _net_choose(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
             for m in range(NUM_OUTPUTS):
                 best_v[m] = v[m]
     return best
+
+
+@njit(cache=True, nogil=True)
+def start_game(seed: int, index: int, rng: Any) -> Any:
+    """Seed ``rng`` for game ``index`` of seed ``seed`` and roll the opening (doubles are
+    rolled again): ``(key, d1, d2, first)``, ``first`` 0 when the first die's owner (the
+    fixed view's side 0) moves first."""
+    game_stream(seed, index, rng)
+    key = initial_key()
+    while True:
+        d1 = roll_die(rng)
+        d2 = roll_die(rng)
+        if d1 != d2:
+            break
+    return key, d1, d2, 0 if d1 > d2 else 1
 
 
 @njit(cache=True, nogil=True)
@@ -708,14 +715,7 @@ def train_games(seed: int, first: int, count: int, alpha: float, lam: float,
     fast = lam == 0.0 and not traces
     plies = 0
     for g in range(first, first + count):
-        game_stream(seed, g, rng)
-        key = initial_key()
-        while True:
-            d1 = roll_die(rng)
-            d2 = roll_die(rng)
-            if d1 != d2:
-                break
-        side = 0 if d1 > d2 else 1  # whose turn, in the fixed view of side 0
+        key, d1, d2, side = start_game(seed, g, rng)  # side: whose turn, fixed view
         c_active = False  # traces hold something
         r_active = False
         c_idle = 0  # plies since the contact traces last received a gradient
@@ -783,8 +783,8 @@ def train_games(seed: int, first: int, count: int, alpha: float, lam: float,
                     else:
                         forward(x, rw1, rb1, rw2, rb2, h[:nhr], vn)
             else:
-                k = _net_choose(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
-                                x, h, v, vn, bo, comp, boff, bfirst)
+                k = best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
+                              boff, bfirst, x, h, v, vn)
                 nxt = boards[k].copy()
                 if _finished(nxt):
                     done = True
@@ -833,158 +833,79 @@ def train_games(seed: int, first: int, count: int, alpha: float, lam: float,
     return plies
 
 
-# -- pubeval (for the quick strength check) ----------------------------------------------------
-
-@njit(cache=True, nogil=True)
-def _pubeval_score(row: Any, wts: Any) -> float:
-    """Tesauro's pubeval score of a play's resulting key ``row`` (mover in slots 25..49)."""
-    s = 0.0
-    for kb in range(24):
-        m = row[25 + 23 - kb]
-        o = row[kb]
-        base = 5 * kb
-        if o == 1:
-            s += wts[base]
-        if m == 1:
-            s += wts[base + 1]
-        if m >= 2:
-            s += wts[base + 2]
-        if m == 3:
-            s += wts[base + 3]
-        if m > 3:
-            s += wts[base + 4] * (m - 3) / 2.0
-    s += wts[120] * row[24] / 2.0
-    on = 0
-    for i in range(25, 50):
-        on += row[i]
-    s += wts[121] * (15 - on) / 15.0
-    return float(s)
-
-
-@njit(cache=True, nogil=True)
-def match_vs_pubeval(seed: int, pairs: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
-                     rw1: Any, rb1: Any, rw2: Any, rb2: Any, wrace: Any, wcontact: Any,
-                     bo: bool, comp: Any, boff: Any, bfirst: Any, out: Any) -> None:
-    """Duplicate-dice cubeless match, the 0-ply network against pubeval: ``pairs`` dice
-    sequences, each played twice with the seats swapped. ``out[p]`` receives the network's
-    points over pair ``p`` (sum of its two games). With ``bo`` the network plays bear-offs
-    from the exact tables."""
-    nin = cw1.shape[0]
-    boards = np.zeros((MAX_PLAYS, 50), np.uint8)
-    steps = np.zeros((MAX_PLAYS, 12), np.int8)
-    dies = np.zeros(MAX_PLAYS, np.int8)
-    table = np.zeros((8192, 2), np.int64)
-    st = np.zeros(3, np.int64)
-    x = np.zeros(nin)
-    h = np.zeros(max(cb1.shape[0], rb1.shape[0]))
-    v = np.zeros(NUM_OUTPUTS)
-    bv = np.zeros(NUM_OUTPUTS)
-    rng = np.zeros(1, np.uint64)
-    for p in range(pairs):
-        total = 0
-        for game in range(2):
-            game_stream(seed, p, rng)
-            net_seat = game
-            key = initial_key()
-            while True:
-                d1 = roll_die(rng)
-                d2 = roll_die(rng)
-                if d1 != d2:
-                    break
-            turn = 0 if d1 > d2 else 1
-            result = 0
-            for ply in range(10000):
-                n = generate(key, d1, d2, boards, steps, dies, table, st)
-                if n == 0:
-                    nxt = np.empty(50, np.uint8)
-                    nxt[:25] = key[25:]
-                    nxt[25:] = key[:25]
-                    key = nxt
-                else:
-                    if turn == net_seat:
-                        k = _net_choose(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
-                                        x, h, v, bv, bo, comp, boff, bfirst)
-                    else:
-                        wts = wcontact if is_contact(key) else wrace
-                        k = 0
-                        best = -1e18
-                        for j in range(n):
-                            if _finished(boards[j]):
-                                sc = 99999999.0
-                            else:
-                                sc = _pubeval_score(boards[j], wts)
-                            if sc > best:
-                                best = sc
-                                k = j
-                    key = boards[k].copy()
-                    if _finished(key):
-                        pts = win_points(key)
-                        result = pts if turn == net_seat else -pts
-                        break
-                turn = 1 - turn
-                d1 = roll_die(rng)
-                d2 = roll_die(rng)
-            total += result
-        out[p] = total
-
-
 # -- batched evaluation (inference) --------------------------------------------------------------
+
+@njit(cache=True, nogil=True)
+def eval_one(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+             rw1: Any, rb1: Any, rw2: Any, rb2: Any,
+             bo: bool, comp: Any, boff: Any, bfirst: Any, x: Any, h: Any, v: Any) -> int:
+    """Outputs (win, wg, wbg, lg, lbg) of ``key`` for the side on roll into ``v``: a
+    finished game exactly, a bear-off from the tables when ``bo``, a race or a contact
+    position by its network; then clipped consistent (backgammons within gammons within
+    wins, for each side). Returns the class: 0 finished, 1 bear-off (exact), 2 race,
+    3 contact. ``x`` and ``h`` are scratch arrays (inputs, the larger hidden layer)."""
+    a = 0
+    b = 0
+    for i in range(25):
+        a += key[i]
+        b += key[25 + i]
+    kind = 3
+    if a == 0 or b == 0:
+        kind = 0
+        n_loser = a if b == 0 else b
+        loser_base = 0 if b == 0 else 25  # b == 0: the side not on roll won
+        bg = 0.0
+        if n_loser == 15:
+            for i in range(18, 25):
+                if key[loser_base + i] > 0:
+                    bg = 1.0
+        gam = 1.0 if n_loser == 15 else 0.0
+        if b == 0:
+            v[0] = 0.0
+            v[1] = 0.0
+            v[2] = 0.0
+            v[3] = gam
+            v[4] = bg
+        else:
+            v[0] = 1.0
+            v[1] = gam
+            v[2] = bg
+            v[3] = 0.0
+            v[4] = 0.0
+    elif is_contact(key):
+        encode_one(key, x)
+        forward(x, cw1, cb1, cw2, cb2, h[:cb1.shape[0]], v)
+    elif bo and is_bearoff(key):
+        kind = 1
+        bearoff_eval(key, comp, boff, bfirst, v)
+    else:
+        kind = 2
+        encode_one(key, x)
+        forward(x, rw1, rb1, rw2, rb2, h[:rb1.shape[0]], v)
+    w = min(max(v[0], 0.0), 1.0)
+    wg = min(max(v[1], 0.0), w)
+    wb = min(max(v[2], 0.0), wg)
+    lg = min(max(v[3], 0.0), 1.0 - w)
+    lb = min(max(v[4], 0.0), lg)
+    v[0] = w
+    v[1] = wg
+    v[2] = wb
+    v[3] = lg
+    v[4] = lb
+    return kind
+
 
 @njit(cache=True, nogil=True)
 def evaluate_batch(boards: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                    rw1: Any, rb1: Any, rw2: Any, rb2: Any,
                    bo: bool, comp: Any, boff: Any, bfirst: Any, out: Any) -> None:
     """Outputs (win, wg, wbg, lg, lbg) for the side on roll of every row of ``boards`` into
-    ``out`` (``float64[n, 5]``): finished games exactly, bear-offs from the tables when
-    ``bo``, races and contact positions by their networks; then clipped consistent
-    (backgammons within gammons within wins, for each side)."""
-    nin = cw1.shape[0]
-    x = np.zeros(nin)
+    ``out`` (``float64[n, 5]``), one :func:`eval_one` each."""
+    x = np.zeros(cw1.shape[0])
     h = np.zeros(max(cb1.shape[0], rb1.shape[0]))
     v = np.zeros(NUM_OUTPUTS)
     for r in range(boards.shape[0]):
-        key = boards[r]
-        a = 0
-        b = 0
-        for i in range(25):
-            a += key[i]
-            b += key[25 + i]
-        if a == 0 or b == 0:
-            loser_base = 0 if b == 0 else 25  # b == 0: the side not on roll won
-            n_loser = a if b == 0 else b
-            bg = 0.0
-            if n_loser == 15:
-                for i in range(18, 25):
-                    if key[loser_base + i] > 0:
-                        bg = 1.0
-            gam = 1.0 if n_loser == 15 else 0.0
-            if b == 0:
-                v[0] = 0.0
-                v[1] = 0.0
-                v[2] = 0.0
-                v[3] = gam
-                v[4] = bg
-            else:
-                v[0] = 1.0
-                v[1] = gam
-                v[2] = bg
-                v[3] = 0.0
-                v[4] = 0.0
-        elif is_contact(key):
-            encode_one(key, x)
-            forward(x, cw1, cb1, cw2, cb2, h, v)
-        elif bo and is_bearoff(key):
-            bearoff_eval(key, comp, boff, bfirst, v)
-        else:
-            encode_one(key, x)
-            forward(x, rw1, rb1, rw2, rb2, h, v)
-        w = min(max(v[0], 0.0), 1.0)
-        wg = min(max(v[1], 0.0), w)
-        wb = min(max(v[2], 0.0), wg)
-        lg = min(max(v[3], 0.0), 1.0 - w)
-        lb = min(max(v[4], 0.0), lg)
-        out[r, 0] = w
-        out[r, 1] = wg
-        out[r, 2] = wb
-        out[r, 3] = lg
-        out[r, 4] = lb
+        eval_one(boards[r], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                 x, h, v)
+        for k in range(NUM_OUTPUTS):
+            out[r, k] = v[k]

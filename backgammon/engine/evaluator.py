@@ -29,6 +29,7 @@ import numpy as np
 
 from ..position import LegalMoves, Position
 from . import _kernels as K
+from . import _search_kernels as S
 from .network import NetworkPair
 from .probabilities import Probabilities
 
@@ -42,9 +43,6 @@ __all__ = ["Evaluator", "WEIGHTS_DIR", "default_evaluator", "encode", "flip_outp
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 #: The default weights file.
 DEFAULT_WEIGHTS = WEIGHTS_DIR / "expert.npz"
-
-_OVER = 0  # the class of a finished game in _kernels.classify_batch
-
 
 def key_of(position: Position) -> NDArray[np.uint8]:
     """A position's key as a ``uint8[1, 50]`` batch of one (side on roll first)."""
@@ -77,16 +75,6 @@ def flip_outputs(out: NDArray[np.float64]) -> NDArray[np.float64]:
     return f
 
 
-def _consistent(out: NDArray[np.float64]) -> NDArray[np.float64]:
-    """Clip outputs in place so that bg <= gammon <= win (each side)."""
-    np.clip(out, 0.0, 1.0, out=out)
-    np.minimum(out[:, 1], out[:, 0], out=out[:, 1])
-    np.minimum(out[:, 2], out[:, 1], out=out[:, 2])
-    np.minimum(out[:, 3], 1.0 - out[:, 0], out=out[:, 3])
-    np.minimum(out[:, 4], out[:, 3], out=out[:, 4])
-    return out
-
-
 def _equities(out: NDArray[np.float64]) -> NDArray[np.float64]:
     eq: NDArray[np.float64] = 2.0 * out[:, 0] - 1.0 + out[:, 1] - out[:, 3] + out[:, 2] - out[:, 4]
     return eq
@@ -113,16 +101,24 @@ class Evaluator:
     def outputs(self, boards: NDArray[np.uint8]) -> NDArray[np.float64]:
         """Outputs (``n × 5``: win, wg, wbg, lg, lbg) for the side on roll of every row, in
         one compiled call (:func:`._kernels.evaluate_batch`)."""
+        b = self._check(boards)
+        out = np.empty((b.shape[0], 5))
+        self._kernel(b, *self._weights, self.bearoff, *self._bearoff_tables(), out)
+        return out
+
+    @staticmethod
+    def _check(boards: NDArray[np.uint8]) -> NDArray[np.uint8]:
         b = np.ascontiguousarray(boards, dtype=np.uint8)
         if b.ndim != 2 or b.shape[1] != 50:
             raise ValueError(f"boards of shape {b.shape}: expected (n, 50) position keys")
-        out = np.empty((b.shape[0], 5))
-        if self._tables is None:
+        return b
+
+    def _bearoff_tables(self) -> tuple[NDArray[Any], ...]:
+        if self._tables is None:  # loaded on first use
             from . import bearoff
 
             self._tables = bearoff.kernel_args() if self.bearoff else bearoff.dummy_kernel_args()
-        self._kernel(b, *self._weights, self.bearoff, *self._tables, out)
-        return out
+        return self._tables
 
     def evaluate(self, position: Position) -> Probabilities:
         """The probabilities of ``position`` for the side on roll (before it rolls).
@@ -145,48 +141,20 @@ class Evaluator:
 
     def one_ply_outputs(self, boards: NDArray[np.uint8]) -> NDArray[np.float64]:
         """1-ply outputs for the side on roll of every row of ``boards``: the average over
-        its 21 rolls of the 0-ply outputs after its best 0-ply play (all replies of all rows
-        evaluated in one batched call). Finished positions keep their exact outputs.
+        its 21 rolls of the 0-ply outputs after its best 0-ply play, in one compiled call
+        (:func:`._search_kernels.one_ply_batch`). Finished positions and bear-offs keep
+        their exact outputs.
 
         >>> from backgammon import Position
         >>> o = default_evaluator().one_ply_outputs(key_of(Position.initial()))
         >>> o.shape, 0.4 < float(o[0, 0]) < 0.6
         ((1, 5), True)
         """
-        b = np.ascontiguousarray(boards, dtype=np.uint8)
-        n = b.shape[0]
-        out = self.outputs(b)  # exact for finished rows; the rest is overwritten
-        kind = np.empty(n, np.int64)
-        K.classify_batch(b, kind)
-        chunks: list[NDArray[np.uint8]] = []
-        segments: list[tuple[int, float, int, int]] = []  # row, weight, start, stop
-        start = 0
-        for row in np.flatnonzero(kind != _OVER).tolist():
-            r = int(row)
-            pos = Position(b[r, :25].tolist(), b[r, 25:].tolist())
-            for d1 in range(1, 7):
-                for d2 in range(d1, 7):
-                    legal = pos.legal_moves((d1, d2))
-                    # every play's result is seen by the other side, on roll next
-                    if len(legal):
-                        rows = legal.boards
-                    else:  # no play: the same position, the other side on roll
-                        rows = np.concatenate([b[r:r + 1, 25:], b[r:r + 1, :25]], axis=1)
-                    chunks.append(rows)
-                    w = (1.0 if d1 == d2 else 2.0) / 36.0
-                    segments.append((r, w, start, start + len(rows)))
-                    start += len(rows)
-        if not chunks:
-            return out
-        replies = self.outputs(np.concatenate(chunks))  # for the other side, on roll
-        eq = _equities(replies)
-        acc = np.zeros((n, 5))
-        for i, w, lo, hi in segments:
-            k = lo + int(np.argmin(eq[lo:hi]))  # the play worst for the other side
-            acc[i] += w * replies[k]
-        live = kind != _OVER
-        out[live] = flip_outputs(acc[live])
-        return _consistent(out)
+        b = self._check(boards)
+        out = np.empty((b.shape[0], 5))
+        kernel: Any = S.one_ply_batch
+        kernel(b, *self._weights, self.bearoff, *self._bearoff_tables(), out)
+        return out
 
     def equity(self, position: Position) -> float:
         """Cubeless equity of ``position`` for the side on roll."""

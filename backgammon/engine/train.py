@@ -39,10 +39,12 @@ from typing import Any
 
 import numpy as np
 
+from ..progress import Progress
 from . import _kernels as K
+from . import _search_kernels as S
 from .network import NetworkPair
 
-__all__ = ["Checkpoint", "main", "strength_vs_pubeval", "train"]
+__all__ = ["Checkpoint", "main", "strength_vs", "strength_vs_pubeval", "train"]
 
 #: The dice of the strength checks (fixed, so every check of every run uses the same dice).
 EVAL_SEED = 20240601
@@ -116,12 +118,25 @@ def strength_vs_pubeval(nets: NetworkPair, pairs: int, seed: int = EVAL_SEED,
     """The networks (0 ply; bear-offs from the exact tables when ``bearoff``) against
     pubeval, cubeless, ``pairs`` duplicate pairs: mean points per game for the networks and
     its standard error (over pairs)."""
+    return _duplicate_match(nets, None, pairs, seed, bearoff)
+
+
+def strength_vs(nets: NetworkPair, other: NetworkPair, pairs: int, seed: int = EVAL_SEED,
+                bearoff: bool = True) -> tuple[float, float]:
+    """``nets`` against ``other``, both at 0 ply, cubeless, ``pairs`` duplicate pairs on the
+    dice of the strength checks: mean points per game for ``nets`` and its standard error
+    (over pairs)."""
+    return _duplicate_match(nets, other, pairs, seed, bearoff)
+
+
+def _duplicate_match(nets: NetworkPair, other: NetworkPair | None, pairs: int, seed: int,
+                     bearoff: bool) -> tuple[float, float]:
     from ..bots.pubeval import WEIGHTS_CONTACT, WEIGHTS_RACE
 
     out = np.zeros(pairs)
-    kernel: Any = K.match_vs_pubeval
-    kernel(seed, pairs, *nets.kernel_args(), WEIGHTS_RACE, WEIGHTS_CONTACT, bearoff,
-           *_bearoff_args(bearoff), out)
+    kernel: Any = S.match_nets
+    kernel(seed, pairs, *nets.kernel_args(), *(other or nets).kernel_args(), other is None,
+           WEIGHTS_RACE, WEIGHTS_CONTACT, bearoff, *_bearoff_args(bearoff), out)
     per_game = out / 2.0
     se = float(per_game.std(ddof=1) / math.sqrt(pairs)) if pairs > 1 else 0.0
     return float(per_game.mean()), se
@@ -157,16 +172,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-minutes", type=float, default=None, help="stop after this long")
     ap.add_argument("--evaluate", nargs="+", type=Path, metavar="NPZ", default=None,
                     help="do not train: play these weights files (or checkpoints) against "
-                         "pubeval, --eval-pairs pairs on the dice of --eval-seed, and report")
+                         "pubeval (or --against), --eval-pairs pairs on the dice of "
+                         "--eval-seed, and report")
+    ap.add_argument("--against", type=Path, metavar="NPZ", default=None,
+                    help="with --evaluate: the opponent's weights instead of pubeval")
     ap.add_argument("--eval-seed", type=int, default=EVAL_SEED)
     args = ap.parse_args(argv)
 
     if args.evaluate:
+        other = None if args.against is None else NetworkPair.load(args.against)
         for f in args.evaluate:
             t0 = time.perf_counter()
-            ppg, se = strength_vs_pubeval(NetworkPair.load(f), args.eval_pairs, args.eval_seed)
-            print(f"{f}: vs pubeval {ppg:+.3f} ± {se:.3f} ppg ({2 * args.eval_pairs} games, "
-                  f"dice seed {args.eval_seed}, {time.perf_counter() - t0:.0f}s)", flush=True)
+            if other is None:
+                ppg, se = strength_vs_pubeval(NetworkPair.load(f), args.eval_pairs,
+                                              args.eval_seed)
+            else:
+                ppg, se = strength_vs(NetworkPair.load(f), other, args.eval_pairs,
+                                      args.eval_seed)
+            print(f"{f}: vs {args.against or 'pubeval'} {ppg:+.3f} ± {se:.3f} ppg "
+                  f"({2 * args.eval_pairs} games, dice seed {args.eval_seed}, "
+                  f"{time.perf_counter() - t0:.0f}s)", flush=True)
         return 0
 
     folder = args.runs_dir / args.run
@@ -204,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.monotonic()
     last_save = start
     window_games, window_t = 0, time.perf_counter()
+    bar = Progress(args.games, f"training {args.run}", unit="games", start=ckpt.games)
+    strength = "" if ckpt.best == -math.inf else f"best {ckpt.best:+.3f} ppg v pubeval"
     while ckpt.games < args.games and not _stop:
         if args.max_minutes is not None and time.monotonic() - start > 60 * args.max_minutes:
             break
@@ -213,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         n = min(n, to_eval)
         train(ckpt, n)
         window_games += n
+        bar.update(ckpt.games, strength)
         if ckpt.games % args.eval_every == 0:
             el = time.perf_counter() - window_t
             rate = window_games / el if el > 0 else 0.0
@@ -228,12 +256,14 @@ def main(argv: list[str] | None = None) -> int:
                 f"{ckpt.plies / max(ckpt.games, 1):.1f} | vs pubeval {ppg:+.3f} ± {se:.3f} ppg "
                 f"({2 * args.eval_pairs} games, {et:.0f}s){best} | train time "
                 f"{ckpt.seconds / 3600:.2f} h")
+            strength = f"last {ppg:+.3f} ± {se:.3f} ppg v pubeval"
             window_games, window_t = 0, time.perf_counter()
         if time.monotonic() - last_save > 60 * args.checkpoint_minutes:
             ckpt.save(path)
             ckpt.nets.save(folder / "latest.npz")
             last_save = time.monotonic()
             say(f"checkpoint {path} at {ckpt.games} games")
+    bar.close()
     ckpt.save(path)
     ckpt.nets.save(folder / "latest.npz")
     say(f"stopped at {ckpt.games} games; checkpoint {path}")

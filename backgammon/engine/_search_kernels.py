@@ -1,0 +1,270 @@
+"""Compiled (numba) kernels built on the evaluation kernels of :mod:`._kernels`: 1-ply
+look-ahead, position sampling by noisy self-play, and duplicate-dice matches between two
+networks.
+
+* :func:`one_ply_batch` is the one implementation of the 1-ply evaluation: used by
+  :meth:`.evaluator.Evaluator.one_ply_outputs` (and so by the ``worldclass`` bot) and by the
+  supervised refinement (:mod:`.refine`), which trains the networks toward their own 1-ply
+  values.
+* :func:`sample_positions` plays seeded self-play games at 0 ply with Gaussian noise on the
+  equities (the weaker bots' idea) and records the positions met, side on roll first.
+* :func:`match_nets` plays a network against another one, or against pubeval, on duplicate
+  dice (the strength checks of :mod:`.train` and :mod:`.refine`).
+
+Keys are 50-byte position keys, side on roll first, as everywhere in the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._movegen import MAX_PLAYS, generate
+from ._kernels import (
+    NUM_OUTPUTS,
+    _finished,
+    best_play,
+    equity_of,
+    eval_one,
+    game_stream,
+    is_bearoff,
+    is_contact,
+    next_u64,
+    njit,
+    roll_die,
+    start_game,
+    win_points,
+)
+
+__all__ = ["match_nets", "one_ply_batch", "sample_positions"]
+
+
+@njit(cache=True, nogil=True)
+def _scratch() -> Any:
+    """Work arrays of the move generator (:func:`backgammon._movegen.generate`)."""
+    return (np.zeros((MAX_PLAYS, 50), np.uint8), np.zeros((MAX_PLAYS, 12), np.int8),
+            np.zeros(MAX_PLAYS, np.int8), np.zeros((8192, 2), np.int64), np.zeros(3, np.int64))
+
+
+@njit(cache=True, nogil=True)
+def _swapped(key: Any) -> Any:
+    """The same position with the other side on roll (no play was possible)."""
+    nxt = np.empty(50, np.uint8)
+    nxt[:25] = key[25:]
+    nxt[25:] = key[:25]
+    return nxt
+
+
+@njit(cache=True, nogil=True)
+def one_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+                  rw1: Any, rb1: Any, rw2: Any, rb2: Any,
+                  bo: bool, comp: Any, boff: Any, bfirst: Any, out: Any) -> None:
+    """1-ply outputs of every row of ``keys`` for its side on roll into ``out``
+    (``float64[n, 5]``): the average over the 21 rolls (doubles weighing 1/36, the others
+    2/36) of the outputs after the roller's best 0-ply play (or of the position passed to
+    the other side when no play is possible). Finished games and, with ``bo``, bear-offs
+    keep their exact outputs. Clipped consistent."""
+    nin = cw1.shape[0]
+    boards, steps, dies, table, st = _scratch()
+    x = np.zeros(nin)
+    h = np.zeros(max(cb1.shape[0], rb1.shape[0]))
+    v = np.zeros(NUM_OUTPUTS)
+    bv = np.zeros(NUM_OUTPUTS)
+    acc = np.zeros(NUM_OUTPUTS)
+    for r in range(keys.shape[0]):
+        key = keys[r]
+        kind = eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                        x, h, v)
+        if kind <= 1:
+            for m in range(NUM_OUTPUTS):
+                out[r, m] = v[m]
+            continue
+        for m in range(NUM_OUTPUTS):
+            acc[m] = 0.0
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                w = (1.0 if d1 == d2 else 2.0) / 36.0
+                n = generate(key, d1, d2, boards, steps, dies, table, st)
+                if n == 0:
+                    eval_one(_swapped(key), cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
+                             boff, bfirst, x, h, bv)
+                else:
+                    best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
+                                boff, bfirst, x, h, v, bv)
+                # bv is seen by the other side: flip into the roller's view
+                acc[0] += w * (1.0 - bv[0])
+                acc[1] += w * bv[3]
+                acc[2] += w * bv[4]
+                acc[3] += w * bv[1]
+                acc[4] += w * bv[2]
+        wn = min(max(acc[0], 0.0), 1.0)
+        wg = min(max(acc[1], 0.0), wn)
+        wb = min(max(acc[2], 0.0), wg)
+        lg = min(max(acc[3], 0.0), 1.0 - wn)
+        lb = min(max(acc[4], 0.0), lg)
+        out[r, 0] = wn
+        out[r, 1] = wg
+        out[r, 2] = wb
+        out[r, 3] = lg
+        out[r, 4] = lb
+
+
+@njit(cache=True, nogil=True)
+def _uniform(state: Any) -> float:
+    """A float in (0, 1) from the xorshift64* state ``uint64[1]``."""
+    return (float(next_u64(state) >> np.uint64(11)) + 0.5) / 9007199254740992.0
+
+
+@njit(cache=True, nogil=True)
+def _gauss(state: Any) -> float:
+    """A standard normal deviate (Box–Muller) from the xorshift64* state."""
+    u1 = _uniform(state)
+    u2 = _uniform(state)
+    return float(np.sqrt(-2.0 * np.log(u1)) * np.cos(2.0 * np.pi * u2))
+
+
+@njit(cache=True, nogil=True)
+def sample_positions(seed: int, first: int, count: int, noise: float,
+                     cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+                     rw1: Any, rb1: Any, rw2: Any, rb2: Any,
+                     bo: bool, comp: Any, boff: Any, bfirst: Any, out: Any) -> int:
+    """Play games ``first .. first + count - 1`` of seed ``seed`` by self-play at 0 ply,
+    each play's equity perturbed by Gaussian noise of standard deviation ``noise``, and
+    write the positions met (side on roll first; before the opening roll's play too) into
+    the rows of ``out`` (``uint8[capacity, 50]``) until it is full. Positions that are
+    valued exactly (bear-offs, with ``bo``) end a game. Returns the number of rows
+    written."""
+    nin = cw1.shape[0]
+    boards, steps, dies, table, st = _scratch()
+    x = np.zeros(nin)
+    h = np.zeros(max(cb1.shape[0], rb1.shape[0]))
+    v = np.zeros(NUM_OUTPUTS)
+    rng = np.zeros(1, np.uint64)
+    noise_rng = np.zeros(1, np.uint64)
+    cap = out.shape[0]
+    m = 0
+    for g in range(first, first + count):
+        if m >= cap:
+            break
+        key, d1, d2, _ = start_game(seed, g, rng)
+        game_stream(seed ^ 0x5A5A5A5A, g, noise_rng)
+        for ply in range(10000):
+            if m >= cap:
+                break
+            out[m, :] = key
+            m += 1
+            n = generate(key, d1, d2, boards, steps, dies, table, st)
+            if n == 0:
+                key = _swapped(key)
+            else:
+                best = 0
+                best_eq = -1e18
+                for k in range(n):
+                    kind = eval_one(boards[k], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
+                                    comp, boff, bfirst, x, h, v)
+                    eq = -equity_of(v)
+                    if kind != 0 and noise > 0.0:
+                        eq += noise * _gauss(noise_rng)
+                    if eq > best_eq:
+                        best_eq = eq
+                        best = k
+                key = boards[best].copy()
+            a = 0
+            b = 0
+            for i in range(25):
+                a += key[i]
+                b += key[25 + i]
+            if a == 0 or b == 0 or (bo and not is_contact(key) and is_bearoff(key)):
+                break
+            d1 = roll_die(rng)
+            d2 = roll_die(rng)
+    return m
+
+
+@njit(cache=True, nogil=True)
+def _pubeval_score(row: Any, wts: Any) -> float:
+    """Tesauro's pubeval score of a play's resulting key ``row`` (mover in slots 25..49)."""
+    s = 0.0
+    for kb in range(24):
+        m = row[25 + 23 - kb]
+        o = row[kb]
+        base = 5 * kb
+        if o == 1:
+            s += wts[base]
+        if m == 1:
+            s += wts[base + 1]
+        if m >= 2:
+            s += wts[base + 2]
+        if m == 3:
+            s += wts[base + 3]
+        if m > 3:
+            s += wts[base + 4] * (m - 3) / 2.0
+    s += wts[120] * row[24] / 2.0
+    on = 0
+    for i in range(25, 50):
+        on += row[i]
+    s += wts[121] * (15 - on) / 15.0
+    return float(s)
+
+
+@njit(cache=True, nogil=True)
+def _pubeval_choice(boards: Any, n: int, wts: Any) -> int:
+    """Index of the play pubeval prefers (a finished game first)."""
+    k = 0
+    best = -1e18
+    for j in range(n):
+        sc = 99999999.0 if _finished(boards[j]) else _pubeval_score(boards[j], wts)
+        if sc > best:
+            best = sc
+            k = j
+    return k
+
+
+@njit(cache=True, nogil=True)
+def match_nets(seed: int, pairs: int,
+               aw1: Any, ab1: Any, aw2: Any, ab2: Any, arw1: Any, arb1: Any, arw2: Any,
+               arb2: Any,
+               bw1: Any, bb1: Any, bw2: Any, bb2: Any, brw1: Any, brb1: Any, brw2: Any,
+               brb2: Any, b_pubeval: bool, wrace: Any, wcontact: Any,
+               bo: bool, comp: Any, boff: Any, bfirst: Any, out: Any) -> None:
+    """Duplicate-dice cubeless match between network pair A and network pair B (or, with
+    ``b_pubeval``, Tesauro's pubeval with weights ``wrace`` / ``wcontact``), both at 0 ply:
+    ``pairs`` dice sequences (those of :func:`._kernels.game_stream`), each played twice
+    with the seats swapped. ``out[p]`` receives A's points over pair ``p``."""
+    nin = aw1.shape[0]
+    boards, steps, dies, table, st = _scratch()
+    x = np.zeros(nin)
+    h = np.zeros(max(ab1.shape[0], arb1.shape[0], bb1.shape[0], brb1.shape[0]))
+    v = np.zeros(NUM_OUTPUTS)
+    bv = np.zeros(NUM_OUTPUTS)
+    rng = np.zeros(1, np.uint64)
+    for p in range(pairs):
+        total = 0
+        for game in range(2):
+            a_seat = game
+            key, d1, d2, turn = start_game(seed, p, rng)
+            result = 0
+            for ply in range(10000):
+                n = generate(key, d1, d2, boards, steps, dies, table, st)
+                if n == 0:
+                    key = _swapped(key)
+                else:
+                    if turn == a_seat:
+                        k = best_play(boards, n, aw1, ab1, aw2, ab2, arw1, arb1, arw2, arb2,
+                                        bo, comp, boff, bfirst, x, h, v, bv)
+                    elif b_pubeval:
+                        k = _pubeval_choice(boards, n, wcontact if is_contact(key) else wrace)
+                    else:
+                        k = best_play(boards, n, bw1, bb1, bw2, bb2, brw1, brb1, brw2, brb2,
+                                        bo, comp, boff, bfirst, x, h, v, bv)
+                    key = boards[k].copy()
+                    if _finished(key):
+                        pts = win_points(key)
+                        result = pts if turn == a_seat else -pts
+                        break
+                turn = 1 - turn
+                d1 = roll_die(rng)
+                d2 = roll_die(rng)
+            total += result
+        out[p] = total

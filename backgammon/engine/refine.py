@@ -1,0 +1,358 @@
+"""Supervised refinement: teach the networks their own 1-ply values.
+
+Self-play TD(λ) (:mod:`.train`) starts from nothing but levels off. The next step — the one
+gnubg and wildbg took, with rollouts — is supervised: collect positions, value each one by
+a deeper search, and train the network toward those values. Here the deeper search is the
+network's own 1-ply look-ahead (:func:`._search_kernels.one_ply_batch`), which plays
+measurably better than 0 ply (``benchmarks/strength.py worldclass expert``), so a network
+that learns it plays 0 ply closer to the old 1 ply. A round:
+
+1. **Sample** positions by seeded self-play of the teacher at 0 ply with Gaussian noise of
+   standard deviation ``noise`` on each play's equity (so that positions a weaker opponent
+   reaches are met too) — :func:`sample`;
+2. **Label** each one with the teacher's 1-ply outputs, in parallel threads (the kernels
+   release the GIL) — :func:`label`;
+3. **Fit** the contact network on the contact positions and the race network on the race
+   positions (bear-offs are exact and not learned): mini-batch Adam on the cross-entropy of
+   the five sigmoid outputs, starting from the teacher's weights, a cosine-decayed step,
+   5 % of the positions held out — :func:`fit`;
+4. **Measure** the student against the teacher and against pubeval on duplicate dice
+   (:func:`.train.strength_vs`), and keep it only if it beats the teacher.
+
+Usage (from the repository root)::
+
+    python -m backgammon.engine.refine --run sl1 --teacher backgammon/engine/weights/expert.npz
+    python -m backgammon.engine.refine --run sl1 --rounds 3     # more rounds, resumes
+
+A run lives in ``training/runs/<run>/``: ``round-<k>.npz`` (the student of round ``k``),
+``best.npz`` (the best network so far), ``log.txt``; the labelled positions of the round in
+progress are cached in ``data-<k>.npz`` (not committed: they are rebuilt from the seed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..progress import Progress
+from . import _kernels as K
+from . import _search_kernels as S
+from .evaluator import Evaluator, encode
+from .network import Network, NetworkPair
+from .train import RUNS_DIR, EVAL_SEED, strength_vs, strength_vs_pubeval
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+__all__ = ["RefineConfig", "fit", "label", "main", "refine_round", "sample"]
+
+_CONTACT = 3
+_RACE = 2
+
+
+@dataclass(frozen=True)
+class RefineConfig:
+    """The settings of a refinement round (all of them; a round is reproducible from
+    them and the teacher's weights)."""
+
+    #: positions sampled per round
+    positions: int = 300_000
+    #: standard deviation of the equity noise of the sampling self-play
+    noise: float = 0.1
+    #: seed of the sampling games (round ``k`` uses ``seed + k``) and of the fitting
+    seed: int = 1
+    #: passes over the training positions
+    epochs: int = 12
+    #: positions per Adam step
+    batch: int = 256
+    #: Adam's initial step (cosine-decayed to 1/100 of it)
+    learning_rate: float = 1e-3
+    #: share of the positions held out to measure the fit
+    validation: float = 0.05
+    #: threads labelling positions (default: one per CPU core)
+    threads: int = 0
+    #: duplicate pairs of the strength checks (student v teacher, student v pubeval)
+    eval_pairs: int = 2000
+
+    def __post_init__(self) -> None:
+        if self.positions < 100:
+            raise ValueError(f"positions={self.positions}: at least 100")
+        if not 0.0 <= self.validation < 0.5:
+            raise ValueError(f"validation={self.validation}: a share in [0, 0.5)")
+        if self.epochs < 1 or self.batch < 1 or self.eval_pairs < 1:
+            raise ValueError("epochs, batch and eval_pairs must be at least 1")
+        if not self.learning_rate > 0 or not self.noise >= 0:
+            raise ValueError("learning_rate must be > 0 and noise >= 0")
+
+
+def _bearoff_args() -> tuple[Any, ...]:
+    from . import bearoff
+
+    return bearoff.kernel_args()
+
+
+def sample(nets: NetworkPair, count: int, *, seed: int, noise: float,
+           progress: Progress | None = None) -> NDArray[np.uint8]:
+    """``count`` position keys (side on roll first) met in noisy 0-ply self-play games of
+    ``nets``, seeded: the same arguments give the same positions.
+
+    >>> from backgammon.engine import default_evaluator
+    >>> keys = sample(default_evaluator().nets, 200, seed=1, noise=0.1)
+    >>> keys.shape, int(keys[0].sum())
+    ((200, 50), 30)
+    """
+    out = np.zeros((count, 50), np.uint8)
+    kernel: Any = S.sample_positions
+    done = 0
+    game = 0
+    chunk = 200
+    while done < count:
+        n = kernel(seed, game, chunk, noise, *nets.kernel_args(), True, *_bearoff_args(),
+                   out[done:])
+        done += int(n)
+        game += chunk
+        if progress is not None:
+            progress.update(done)
+    return out
+
+
+def label(evaluator: Evaluator, keys: NDArray[np.uint8], *, threads: int = 0,
+          progress: Progress | None = None, chunk: int = 500) -> NDArray[np.float64]:
+    """The 1-ply outputs of every key (``n × 5``), computed in ``threads`` threads
+    (default: one per CPU core)."""
+    n = keys.shape[0]
+    out = np.empty((n, 5))
+    threads = threads or os.cpu_count() or 1
+    starts = list(range(0, n, chunk))
+
+    def work(lo: int) -> int:
+        hi = min(n, lo + chunk)
+        out[lo:hi] = evaluator.one_ply_outputs(keys[lo:hi])
+        return int(hi - lo)
+
+    done = 0
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        for k in pool.map(work, starts):
+            done += k
+            if progress is not None:
+                progress.update(done)
+    return out
+
+
+def _sigmoid(z: NDArray[np.float64]) -> NDArray[np.float64]:
+    out: NDArray[np.float64] = 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+    return out
+
+
+def _equity(o: NDArray[np.float64]) -> NDArray[np.float64]:
+    eq: NDArray[np.float64] = 2.0 * o[:, 0] - 1.0 + o[:, 1] - o[:, 3] + o[:, 2] - o[:, 4]
+    return eq
+
+
+def equity_error(net: Network, x: NDArray[np.float64], t: NDArray[np.float64]) -> float:
+    """Root mean square difference between the network's cubeless equities of inputs
+    ``x`` and those of the targets ``t``."""
+    if len(x) == 0:
+        return 0.0
+    return float(np.sqrt(np.mean((_equity(net.forward(x)) - _equity(t)) ** 2)))
+
+
+def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs: int,
+        batch: int, learning_rate: float, seed: int,
+        progress: Progress | None = None) -> Network:
+    """A copy of ``net`` trained toward targets ``t`` (``n × 5`` probabilities) on inputs
+    ``x``: mini-batch Adam on the summed cross-entropy of the five sigmoid outputs, step
+    ``learning_rate`` cosine-decayed to 1/100 of it over ``epochs`` passes.
+
+    >>> rng = np.random.default_rng(0)
+    >>> net = Network.random(4, rng, inputs=3)
+    >>> x = rng.uniform(size=(64, 3)); t = np.tile([0.7, 0.2, 0.01, 0.1, 0.0], (64, 1))
+    >>> after = fit(net, x, t, epochs=200, batch=16, learning_rate=0.05, seed=0)
+    >>> bool(abs(after.forward(x)[:, 0].mean() - 0.7) < 0.02)
+    True
+    """
+    out = net.copy()
+    params = [out.w1, out.b1, out.w2, out.b2]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    rng = np.random.default_rng(seed)
+    n = len(x)
+    steps_per_epoch = max(1, math.ceil(n / batch))
+    total = epochs * steps_per_epoch
+    step = 0
+    for epoch in range(epochs):
+        order = rng.permutation(n)
+        for lo in range(0, n, batch):
+            idx = order[lo:lo + batch]
+            xb, tb = x[idx], t[idx]
+            h = _sigmoid(xb @ out.w1 + out.b1)
+            o = _sigmoid(h @ out.w2 + out.b2)
+            d2 = (o - tb) / len(idx)  # cross-entropy through the output sigmoid
+            dh = (d2 @ out.w2.T) * h * (1.0 - h)
+            grads = [xb.T @ dh, dh.sum(0), h.T @ d2, d2.sum(0)]
+            step += 1
+            lr = learning_rate * (0.01 + 0.99 * 0.5 * (1.0 + math.cos(math.pi * step / total)))
+            c1 = 1.0 - b1 ** step
+            c2 = 1.0 - b2 ** step
+            for p, g, mm, vv in zip(params, grads, m, v, strict=True):
+                mm *= b1
+                mm += (1.0 - b1) * g
+                vv *= b2
+                vv += (1.0 - b2) * g * g
+                p -= lr * (mm / c1) / (np.sqrt(vv / c2) + eps)
+        if progress is not None:
+            progress.update(epoch + 1)
+    return out
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """What a round measured."""
+
+    round: int
+    contact_positions: int
+    race_positions: int
+    #: RMS equity error (0 ply v the 1-ply targets) on the held-out positions
+    contact_error_before: float
+    contact_error_after: float
+    race_error_before: float
+    race_error_after: float
+    #: student v teacher and student v pubeval, 0 ply, points per game and standard error
+    vs_teacher: tuple[float, float]
+    vs_pubeval: tuple[float, float]
+    seconds: float
+
+
+def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
+                 folder: Path | None = None, say: Any = print) -> tuple[NetworkPair, RoundResult]:
+    """Round ``k``: sample, label, fit, measure (module docs). With ``folder`` the
+    labelled positions are cached there (``data-<k>.npz``)."""
+    t0 = time.perf_counter()
+    seed = config.seed + k
+    cache = None if folder is None else folder / f"data-{k}.npz"
+    if cache is not None and cache.exists():
+        with np.load(cache) as d:
+            keys, targets = d["keys"], d["targets"]
+        say(f"round {k}: {len(keys)} labelled positions from {cache}")
+    else:
+        with Progress(config.positions, f"round {k}: sampling", unit="positions") as bar:
+            keys = sample(teacher, config.positions, seed=seed, noise=config.noise,
+                          progress=bar)
+        ts = time.perf_counter()
+        with Progress(len(keys), f"round {k}: 1-ply labels", unit="positions") as bar:
+            targets = label(Evaluator(teacher), keys, threads=config.threads, progress=bar)
+        say(f"round {k}: sampled and labelled {len(keys)} positions "
+            f"({len(keys) / (time.perf_counter() - ts):.0f} positions/s labelled)")
+        if cache is not None:
+            tmp = cache.with_name(cache.name + ".tmp.npz")
+            np.savez(tmp, keys=keys, targets=targets)
+            os.replace(tmp, cache)
+    kind = np.empty(len(keys), np.int64)
+    K.classify_batch(np.ascontiguousarray(keys), kind)
+    student = teacher.copy()
+    errors: dict[str, tuple[float, float, int]] = {}
+    rng = np.random.default_rng(seed)
+    for name, cls in (("contact", _CONTACT), ("race", _RACE)):
+        rows = np.flatnonzero(kind == cls)
+        rows = rows[rng.permutation(len(rows))]
+        n_val = int(len(rows) * config.validation)
+        val, train_rows = rows[:n_val], rows[n_val:]
+        x = encode(keys[train_rows])
+        xv = encode(keys[val])
+        net: Network = getattr(teacher, name)
+        before = equity_error(net, xv, targets[val])
+        if len(train_rows):
+            with Progress(config.epochs, f"round {k}: fitting {name}", unit="epochs") as bar:
+                net = fit(net, x, targets[train_rows], epochs=config.epochs, batch=config.batch,
+                          learning_rate=config.learning_rate, seed=seed, progress=bar)
+        after = equity_error(net, xv, targets[val])
+        setattr(student, name, net)
+        errors[name] = (before, after, len(train_rows))
+        say(f"round {k}: {name} network on {len(train_rows)} positions: held-out RMS equity "
+            f"error v 1 ply {before:.4f} -> {after:.4f}")
+    vs_teacher = strength_vs(student, teacher, config.eval_pairs, EVAL_SEED + 1)
+    vs_pub = strength_vs_pubeval(student, config.eval_pairs, EVAL_SEED + 1)
+    say(f"round {k}: student v teacher {vs_teacher[0]:+.3f} ± {vs_teacher[1]:.3f} ppg, "
+        f"v pubeval {vs_pub[0]:+.3f} ± {vs_pub[1]:.3f} ppg ({2 * config.eval_pairs} games "
+        f"each, 0 ply, duplicate dice)")
+    result = RoundResult(k, errors["contact"][2], errors["race"][2], errors["contact"][0],
+                         errors["contact"][1], errors["race"][0], errors["race"][1],
+                         vs_teacher, vs_pub, time.perf_counter() - t0)
+    return student, result
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point (see the module docstring)."""
+    d = RefineConfig()
+    ap = argparse.ArgumentParser(prog="python -m backgammon.engine.refine", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--run", default="refine", help="run name (folder under --runs-dir)")
+    ap.add_argument("--runs-dir", type=Path, default=RUNS_DIR)
+    ap.add_argument("--teacher", type=Path, default=None,
+                    help="weights of round 0's teacher (default: the run's best.npz, else the "
+                         "shipped weights)")
+    ap.add_argument("--rounds", type=int, default=1, help="rounds to run now")
+    ap.add_argument("--positions", type=int, default=d.positions)
+    ap.add_argument("--noise", type=float, default=d.noise)
+    ap.add_argument("--seed", type=int, default=d.seed)
+    ap.add_argument("--epochs", type=int, default=d.epochs)
+    ap.add_argument("--batch", type=int, default=d.batch)
+    ap.add_argument("--learning-rate", type=float, default=d.learning_rate)
+    ap.add_argument("--threads", type=int, default=d.threads)
+    ap.add_argument("--eval-pairs", type=int, default=d.eval_pairs)
+    args = ap.parse_args(argv)
+    try:
+        config = replace(d, positions=args.positions, noise=args.noise, seed=args.seed,
+                         epochs=args.epochs, batch=args.batch,
+                         learning_rate=args.learning_rate, threads=args.threads,
+                         eval_pairs=args.eval_pairs)
+    except ValueError as exc:
+        ap.error(str(exc))
+    folder = args.runs_dir / args.run
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "log.txt", "a", buffering=1) as log:
+        def say(msg: str) -> None:
+            line = f"{time.strftime('%Y-%m-%d %H:%M:%S')} {msg}"
+            print(line, flush=True)
+            log.write(line + "\n")
+
+        best_path = folder / "best.npz"
+        done = sorted(int(p.stem.split("-")[1]) for p in folder.glob("round-*.npz"))
+        first = done[-1] + 1 if done else 0
+        if args.teacher is not None:
+            teacher_path = args.teacher
+        elif best_path.exists():
+            teacher_path = best_path
+        else:
+            from .evaluator import DEFAULT_WEIGHTS
+
+            teacher_path = DEFAULT_WEIGHTS
+        teacher = NetworkPair.load(teacher_path)
+        say(f"refine {args.run}: rounds {first}..{first + args.rounds - 1}, teacher "
+            f"{teacher_path}, {asdict(config)}")
+        for k in range(first, first + args.rounds):
+            student, result = refine_round(teacher, config, k, folder=folder, say=say)
+            student.save(folder / f"round-{k}.npz")
+            (folder / f"data-{k}.npz").unlink(missing_ok=True)
+            if result.vs_teacher[0] > 0:
+                student.save(best_path)
+                teacher = student
+                say(f"round {k}: kept (best.npz) after {result.seconds / 60:.1f} min")
+            else:
+                say(f"round {k}: not better than its teacher; best.npz unchanged "
+                    f"({result.seconds / 60:.1f} min)")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,110 @@
+"""Supervised refinement on 1-ply targets (backgammon.engine.refine), the kernels under it
+(backgammon.engine._search_kernels) and the progress bar (backgammon.progress)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from backgammon import Position
+from backgammon.engine import NetworkPair, default_evaluator
+from backgammon.engine import _kernels as K
+from backgammon.engine.evaluator import Evaluator
+from backgammon.engine.refine import RefineConfig, fit, label, main, refine_round, sample
+from backgammon.engine.train import strength_vs
+from backgammon.progress import Progress
+
+
+@pytest.fixture(scope="module")
+def nets() -> NetworkPair:
+    return default_evaluator().nets
+
+
+def test_config_is_validated() -> None:
+    assert RefineConfig().positions > 0
+    for bad in ({"positions": 10}, {"validation": 0.7}, {"epochs": 0}, {"noise": -1.0},
+                {"learning_rate": 0.0}):
+        with pytest.raises(ValueError):
+            RefineConfig(**bad)  # type: ignore[arg-type]
+
+
+def test_sample_is_seeded_and_legal(nets: NetworkPair) -> None:
+    a = sample(nets, 600, seed=3, noise=0.1)
+    b = sample(nets, 600, seed=3, noise=0.1)
+    c = sample(nets, 600, seed=4, noise=0.1)
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+    kind = np.empty(len(a), np.int64)
+    K.classify_batch(a, kind)
+    assert (kind != 0).all()  # no finished games
+    # every row is a real position: 15 checkers or fewer a side, no shared points
+    for row in a[::7]:
+        pos = Position(row[:25].tolist(), row[25:].tolist())
+        assert 0 < sum(pos.player) <= 15 and 0 < sum(pos.opponent) <= 15
+    # noise changes the games
+    assert not np.array_equal(sample(nets, 600, seed=3, noise=0.0), a)
+    # the first row of every game is the opening position
+    assert np.array_equal(a[0], np.frombuffer(bytes(
+        (*Position.initial().player, *Position.initial().opponent)), np.uint8))
+
+
+def test_label_is_one_ply_in_threads(nets: NetworkPair) -> None:
+    keys = sample(nets, 300, seed=5, noise=0.1)
+    ev = Evaluator(nets)
+    bar = Progress(len(keys), "labels", enabled=False)
+    out = label(ev, keys, threads=2, chunk=37, progress=bar)
+    assert bar.done == len(keys)
+    np.testing.assert_allclose(out, ev.one_ply_outputs(keys), atol=0, rtol=0)
+
+
+def test_fit_moves_outputs_toward_targets(nets: NetworkPair) -> None:
+    keys = sample(nets, 400, seed=6, noise=0.1)
+    kind = np.empty(len(keys), np.int64)
+    K.classify_batch(keys, kind)
+    keys = keys[kind == 3]
+    from backgammon.engine import encode
+
+    x = encode(keys)
+    targets = np.tile([0.9, 0.3, 0.02, 0.01, 0.0], (len(x), 1))
+    before = np.abs(nets.contact.forward(x) - targets).mean()
+    after_net = fit(nets.contact, x, targets, epochs=5, batch=32, learning_rate=3e-3, seed=1)
+    after = np.abs(after_net.forward(x) - targets).mean()
+    assert after < 0.5 * before
+    # the teacher is untouched
+    assert np.abs(nets.contact.forward(x) - targets).mean() == before
+
+
+def test_strength_vs_itself_is_exactly_even(nets: NetworkPair) -> None:
+    # duplicate dice and the same network in both seats: every pair cancels
+    assert strength_vs(nets, nets, 20) == (0.0, 0.0)
+    other = NetworkPair.random(8, 8, seed=1)
+    ppg, se = strength_vs(nets, other, 20)
+    assert ppg > 0.5 and se > 0
+
+
+def test_round_and_command(tmp_path: Path, nets: NetworkPair,
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    config = RefineConfig(positions=400, epochs=1, eval_pairs=5, threads=1)
+    lines: list[str] = []
+    student, result = refine_round(nets, config, 0, folder=tmp_path, say=lines.append)
+    assert result.contact_positions + result.race_positions > 300
+    assert 0 < result.contact_error_before < 1 and 0 < result.contact_error_after < 1
+    assert (tmp_path / "data-0.npz").exists()
+    assert any("held-out RMS equity error" in line for line in lines)
+    # the cached labels are reused and give the same student
+    again, _ = refine_round(nets, config, 0, folder=tmp_path, say=lines.append)
+    assert np.array_equal(again.contact.w1, student.contact.w1)
+    assert any("labelled positions from" in line for line in lines)
+    # the command: round 0, then round 1 resumes from the run's files
+    args = ["--run", "r", "--runs-dir", str(tmp_path), "--positions", "300", "--epochs", "1",
+            "--eval-pairs", "3", "--threads", "1"]
+    assert main(args) == 0
+    assert main(args) == 0
+    run = tmp_path / "r"
+    assert (run / "round-0.npz").exists() and (run / "round-1.npz").exists()
+    assert not list(run.glob("data-*.npz"))
+    log = (run / "log.txt").read_text()
+    assert "rounds 0..0" in log and "rounds 1..1" in log and "student v teacher" in log
+    NetworkPair.load(run / "round-1.npz")
+    capsys.readouterr()
