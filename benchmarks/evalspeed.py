@@ -12,9 +12,11 @@ Figures, on positions met in random games (seeded):
   roll's list of plays, and one call for all of them);
 * the ``expert`` bot's median time per checker-play decision (``choose_move``: move
   generation, then one batched evaluation of every play);
+* 1-ply evaluations per second (:meth:`Evaluator.one_ply_outputs`: every roll, the best
+  reply) and the ``worldclass`` bot's median time per decision (1 ply on its candidates);
 * the same for gnubg-nn (PyPI ``gnubg-nn``, GPL, used here only as a yardstick):
   ``gnubg_nn.probabilities(board, 0)`` per position and ``gnubg_nn.best_move(board, d1, d2)``
-  (0 ply) per decision. Skipped when gnubg-nn is not installed.
+  (0 ply, and 1 ply) per decision. Skipped when gnubg-nn is not installed.
 """
 
 from __future__ import annotations
@@ -106,6 +108,15 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(("expert (0 ply): median per decision", f"{median_ms(bot.choose_move, cases):.3f} ms", ""))
     plays = statistics.mean(len(p.legal_moves(r)) for p, r in cases)
     rows.append(("  (mean plays per decision)", f"{plays:.1f}", ""))
+    one_ply = keys[: max(1, n // 10)]
+    rows.append(("engine: 1-ply evaluations (21 rolls each)",
+                 f"{rate(lambda: ev.one_ply_outputs(one_ply), len(one_ply)):,.0f} pos/s", ""))
+    wc = load("worldclass")
+    wcases = cases[: max(1, len(cases) // 5)]
+    for pos, roll in wcases[:5]:
+        wc.choose_move(pos, roll)
+    rows.append(("worldclass (1 ply): median per decision",
+                 f"{median_ms(wc.choose_move, wcases):.3f} ms", ""))
 
     try:
         import gnubg_nn
@@ -127,6 +138,13 @@ def main(argv: list[str] | None = None) -> int:
             gnubg_nn.best_move(b, d1, d2)
             times.append(time.perf_counter() - t)
         rows.append(("gnubg-nn: best_move 0 ply, median per decision",
+                     f"{1000 * statistics.median(times):.3f} ms", ""))
+        times = []
+        for b, (d1, d2) in gcases[: len(wcases)]:
+            t = time.perf_counter()
+            gnubg_nn.best_move(b, d1, d2, n=1)
+            times.append(time.perf_counter() - t)
+        rows.append(("gnubg-nn: best_move 1 ply, median per decision",
                      f"{1000 * statistics.median(times):.3f} ms", ""))
 
     print(f"{n} positions from random games (seed {args.seed}), {len(cases)} decisions")

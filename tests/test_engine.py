@@ -346,3 +346,66 @@ def test_numpy_forward_matches_the_compiled_evaluator(boards: np.ndarray) -> Non
         ref[:, 4] <= ref[:, 3])
     assert ok.sum() > len(rows) // 2
     np.testing.assert_allclose(got[ok], ref[ok], atol=1e-12)
+
+
+def test_two_ply_is_one_ply_after_the_best_play(positions: list[Position]) -> None:
+    ev = default_evaluator()
+    pos = positions[7]
+    out = ev.outputs_at(key_of(pos), 2)[0]
+    Probabilities(*out.tolist())
+    acc = np.zeros(5)
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            legal = pos.legal_moves((d1, d2))
+            if legal:
+                eq = ev.play_equities(legal)
+                nxt = legal.boards[int(np.argmax(eq))][None, :]
+            else:
+                nxt = key_of(pos.swap())
+            o = ev.one_ply_outputs(nxt)[0]  # for the other side
+            acc += (1 if d1 == d2 else 2) / 36 * np.array([1 - o[0], o[3], o[4], o[1], o[2]])
+    np.testing.assert_allclose(out, acc, atol=1e-9)
+    # 0 and 1 ply through the same entry point; other depths are refused
+    np.testing.assert_array_equal(ev.outputs_at(key_of(pos), 0), ev.outputs(key_of(pos)))
+    np.testing.assert_array_equal(ev.outputs_at(key_of(pos), 1), ev.one_ply_outputs(key_of(pos)))
+    with pytest.raises(ValueError, match="plies=3"):
+        ev.outputs_at(key_of(pos), 3)
+
+
+def test_search_levels_follow_their_filters(positions: list[Position]) -> None:
+    from backgammon.bots.neural import WorldClassBot
+
+    ev = default_evaluator()
+    gm = load("grandmaster")
+    assert isinstance(gm, WorldClassBot) and gm.plies == 2
+    # a filter keeping one play at 0 ply is the expert
+    narrow = WorldClassBot(filters=((1, 0.0),))
+    expert = load("expert")
+    rng = random.Random(4)
+    checked = 0
+    for pos in positions[3::60]:
+        roll = (rng.randint(1, 6), rng.randint(1, 6))
+        legal = pos.legal_moves(roll)
+        if len(legal) < 2:
+            continue
+        assert narrow.choose_index(legal) == expert.choose_index(legal)
+        # by hand: 0 ply -> best 5 within 0.16 -> 1 ply -> best 3 within 0.06 -> 2 ply
+        def turned(o: np.ndarray) -> np.ndarray:
+            return -(2 * o[:, 0] - 1 + o[:, 1] - o[:, 3] + o[:, 2] - o[:, 4])
+
+        eq0 = ev.play_equities(legal)
+        c1 = [i for i in np.argsort(-eq0, kind="stable")[:5] if eq0[i] >= eq0.max() - 0.16]
+        eq1 = turned(ev.outputs_at(legal.boards[c1], 1))
+        order = np.argsort(-eq1, kind="stable")[:3]
+        c2 = [c1[i] for i in order if eq1[i] >= eq1.max() - 0.06]
+        if len(c2) == 1:
+            want = c2[0]
+        else:
+            want = c2[int(np.argmax(turned(ev.outputs_at(legal.boards[c2], 2))))]
+        assert gm.choose_index(legal) == want
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+    with pytest.raises(ValueError, match="plies"):
+        WorldClassBot(plies=3)

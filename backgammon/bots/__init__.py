@@ -13,7 +13,7 @@ Built-in bots:
 >>> from backgammon import Position
 >>> from backgammon.bots import available, load
 >>> available()
-['beginner', 'casual', 'expert', 'intermediate', 'pubeval', 'random', 'worldclass']
+['beginner', 'casual', 'expert', 'grandmaster', 'intermediate', 'pubeval', 'random', 'worldclass']
 >>> bot = load("pubeval")
 >>> print(bot.choose_move(Position.initial(), (3, 1)))
 8/5 6/5

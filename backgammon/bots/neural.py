@@ -5,6 +5,7 @@
   best cubeless equity is made;
 * ``worldclass`` — 1 ply with a move filter (:class:`WorldClassBot`): up to 5 plays within
   0.16 of the best at 0 ply are evaluated over every opponent roll and reply;
+* ``grandmaster`` — the same, then 2 ply on the best 3 within 0.06 at 1 ply;
 * ``intermediate``, ``casual``, ``beginner`` — the 0-ply bot with Gaussian noise of
   standard deviation 0.05, 0.12 and 0.25 (in equity) added to each play's equity before
   choosing (:class:`NoisyBot`, gnubg's idea of weaker levels), so a beginner can win
@@ -16,8 +17,9 @@ shipped weights) and ``seed`` (unused: the bot is deterministic).
 
 Cube and resignations (one 0-ply evaluation each, :mod:`backgammon.engine.cube` and
 :mod:`backgammon.engine.met`): in money play Janowski's cubeful equities from the network's
-probabilities (cube efficiency 0.68 in contact, 0.6–0.7 in races; Jacoby rule when it is
-on); in a match the same model in match winning chances on the computed match equity table.
+probabilities (cube efficiency 0.68 in contact, 0.6–0.7 in races, 0.6 in bear-offs —
+gnubg's values; Jacoby rule when it is on); in a match the same model in match winning
+chances on the Kazaross-XG2 match equity table.
 The bot doubles when double/take or double/pass beats no double, takes when double/take is
 at most double/pass for the doubler, beavers (money only) when its equity after taking is
 clearly positive, and accepts a resignation worth at least its own cubeful equity (money)
@@ -53,7 +55,8 @@ from .base import (
 )
 from .registry import register
 
-__all__ = ["NOISE_LEVELS", "BeginnerBot", "CasualBot", "ExpertBot", "IntermediateBot", "NoisyBot"]
+__all__ = ["NOISE_LEVELS", "BeginnerBot", "CasualBot", "ExpertBot", "GrandmasterBot",
+           "IntermediateBot", "NoisyBot", "WorldClassBot"]
 
 #: Standard deviation of the equity noise of the weaker levels.
 NOISE_LEVELS = {"intermediate": 0.05, "casual": 0.12, "beginner": 0.25}
@@ -73,7 +76,8 @@ def cube_decision(probs: Probabilities, position: Position, state: MatchState,
         owner = CubeOwner.OPPONENT
     if state.is_money:
         race = position.is_race()
-        x = cube_efficiency(race, position.pip_count()[0])
+        home = all(n == 0 for n in (*position.player[6:], *position.opponent[6:]))
+        x = cube_efficiency(race, position.pip_count()[0], bearoff=race and home)
         return money_decision(probs, x=x, cube=state.cube_value, owner=owner,
                               jacoby=state.jacoby)
     n = state.match_length
@@ -151,12 +155,18 @@ class ExpertBot(Bot):
         return won >= value - 1e-12
 
 
+#: A move filter stage: keep at most ``count`` plays within ``threshold`` (cubeless
+#: equity) of the best at this ply.
+FilterStage = tuple[int, float]
+
+
 @register("worldclass")
 class WorldClassBot(ExpertBot):
-    """1 ply with a move filter: the plays within ``threshold`` (cubeless equity) of the
-    best at 0 ply, at most ``candidates`` of them, are evaluated at 1 ply (every opponent
-    roll, the opponent's best 0-ply reply, averaged), all in one batched call; the best
-    1-ply equity is played. Cube decisions are the ``expert``'s.
+    """Look-ahead with a move filter, as gnubg does: every play is evaluated at 0 ply, the
+    best few (``filters[0]``: at most 5 within 0.16 of the best) go on to 1 ply (every
+    opponent roll, its best 0-ply reply, averaged), and with ``plies=2`` the best of those
+    (``filters[1]``: at most 3 within 0.06) to 2 ply. Each stage is one compiled, batched
+    call. The best play at the last ply is made. Cube decisions are the ``expert``'s.
 
     >>> from backgammon import Position
     >>> from backgammon.bots import load
@@ -166,26 +176,51 @@ class WorldClassBot(ExpertBot):
     """
 
     name = "worldclass"
+    #: the default depth and filter stages of this level
+    PLIES = 1
+    FILTERS: tuple[FilterStage, ...] = ((5, 0.16), (3, 0.06))
 
-    def __init__(self, *, weights: str | Path | None = None, candidates: int = 5,
-                 threshold: float = 0.16, seed: Seed = None) -> None:
+    def __init__(self, *, weights: str | Path | None = None, plies: int | None = None,
+                 filters: tuple[FilterStage, ...] | None = None, seed: Seed = None) -> None:
         super().__init__(weights=weights, seed=seed)
-        self.candidates = candidates
-        self.threshold = threshold
+        self.plies = self.PLIES if plies is None else plies
+        self.filters = self.FILTERS if filters is None else filters
+        if self.plies not in (1, 2) or len(self.filters) < self.plies:
+            raise ValueError(f"plies={self.plies!r}: 1 or 2, with a filter stage per ply")
 
     def choose_index(self, legal: LegalMoves) -> int:
-        """The best play at 1 ply among the 0-ply candidates."""
+        """The best play at the last ply among the candidates that pass the filters."""
         if len(legal) == 1:
             return 0
-        eq0 = self.evaluator.play_equities(legal)
-        order = np.argsort(-eq0, kind="stable")[: self.candidates]
-        keep = order[eq0[order] >= eq0[order[0]] - self.threshold]
-        if len(keep) == 1:
-            return int(keep[0])
-        # 1-ply for the opponent (on roll after each play), seen by the mover
-        outs = self.evaluator.one_ply_outputs(legal.boards[keep])
-        eq1 = -(2.0 * outs[:, 0] - 1.0 + outs[:, 1] - outs[:, 3] + outs[:, 2] - outs[:, 4])
-        return int(keep[int(np.argmax(eq1))])
+        keep = np.arange(len(legal))
+        eq = self.evaluator.play_equities(legal)
+        for ply in range(1, self.plies + 1):
+            count, threshold = self.filters[ply - 1]
+            order = np.argsort(-eq, kind="stable")[:count]
+            order = order[eq[order] >= eq[order[0]] - threshold]
+            keep = keep[order]
+            if len(keep) == 1:
+                return int(keep[0])
+            # the opponent is on roll after each play: its outputs, turned to the mover
+            outs = self.evaluator.outputs_at(legal.boards[keep], ply)
+            eq = -(2.0 * outs[:, 0] - 1.0 + outs[:, 1] - outs[:, 3] + outs[:, 2] - outs[:, 4])
+        return int(keep[int(np.argmax(eq))])
+
+
+@register("grandmaster")
+class GrandmasterBot(WorldClassBot):
+    """``worldclass`` searching 2 plies deep on its best 3 candidates (slower: about a
+    tenth of a second per decision).
+
+    >>> from backgammon import Position
+    >>> from backgammon.bots import load
+    >>> bot = load("grandmaster")
+    >>> bot.choose_move(Position.initial(), (2, 1)) in Position.initial().legal_moves((2, 1))
+    True
+    """
+
+    name = "grandmaster"
+    PLIES = 2
 
 
 class NoisyBot(ExpertBot):

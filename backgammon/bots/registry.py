@@ -7,13 +7,13 @@ name with :func:`register`; :func:`load` builds one by name with keyword options
 
 >>> from backgammon.bots import available, load
 >>> available()
-['beginner', 'casual', 'expert', 'intermediate', 'pubeval', 'random', 'worldclass']
+['beginner', 'casual', 'expert', 'grandmaster', 'intermediate', 'pubeval', 'random', 'worldclass']
 >>> load("pubeval")
 <PubEvalBot 'pubeval'>
 >>> load("gnu")
 Traceback (most recent call last):
 ...
-backgammon.bots.base.UnknownBotError: no bot named 'gnu'; the bots are: beginner, casual, expert, intermediate, pubeval, random, worldclass
+backgammon.bots.base.UnknownBotError: no bot named 'gnu'; the bots are: beginner, casual, expert, grandmaster, intermediate, pubeval, random, worldclass
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def unregister(name: str) -> None:
     >>> unregister("nobody")
     Traceback (most recent call last):
     ...
-    backgammon.bots.base.UnknownBotError: no bot named 'nobody'; the bots are: beginner, casual, expert, intermediate, pubeval, random, worldclass
+    backgammon.bots.base.UnknownBotError: no bot named 'nobody'; the bots are: beginner, casual, expert, grandmaster, intermediate, pubeval, random, worldclass
     """
     key = _normalise(name)
     if key not in _REGISTRY:

@@ -21,7 +21,7 @@ import numpy as np
 
 from .._movegen import MAX_PLAYS, generate
 
-__all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "classify_batch", "encode_batch", "eval_one",
+__all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "classify_batch", "clip_outputs", "encode_batch", "eval_one",
            "evaluate_batch", "forward", "njit", "train_games"]
 
 try:
@@ -882,6 +882,14 @@ def eval_one(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
         kind = 2
         encode_one(key, x)
         forward(x, rw1, rb1, rw2, rb2, h[:rb1.shape[0]], v)
+    clip_outputs(v)
+    return kind
+
+
+@njit(cache=True, nogil=True)
+def clip_outputs(v: Any) -> None:
+    """Make outputs ``v`` consistent in place: probabilities in [0, 1], backgammons within
+    gammons within wins, for each side."""
     w = min(max(v[0], 0.0), 1.0)
     wg = min(max(v[1], 0.0), w)
     wb = min(max(v[2], 0.0), wg)
@@ -892,7 +900,6 @@ def eval_one(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     v[2] = wb
     v[3] = lg
     v[4] = lb
-    return kind
 
 
 @njit(cache=True, nogil=True)

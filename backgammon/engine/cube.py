@@ -52,6 +52,7 @@ __all__ = [
     "BEAVER_MARGIN",
     "CubeDecision",
     "CubeOwner",
+    "X_BEAROFF",
     "X_CONTACT",
     "cube_efficiency",
     "cubeful_equity",
@@ -64,6 +65,12 @@ __all__ = [
 
 #: Janowski's cube efficiency for contact positions (gnubg's default).
 X_CONTACT = 0.68
+#: ... for bear-offs (every checker home, gnubg's one-sided bear-off class).
+X_BEAROFF = 0.6
+#: ... for races: ``0.55 + 0.00125·pips`` of the side on roll, within [0.6, 0.7]. These are
+#: gnubg's defaults (``rRaceCoefficientX``, ``rRaceFactorX``, ``rRaceMin``, ``rRaceMax`` and
+#: ``rOSCubeX``, ``rContactX`` in its ``eval.c``; ``show cube efficiency`` prints them),
+#: checked against its source.
 _RACE_FACTOR, _RACE_COEFF, _RACE_MIN, _RACE_MAX = 0.00125, 0.55, 0.6, 0.7
 #: The taker beavers when its equity after taking is above this (per doubled cube): a
 #: conservative margin ("clearly positive"), as a wrong beaver costs four times the cube.
@@ -79,14 +86,19 @@ class CubeOwner(Enum):
     OPPONENT = "opponent"
 
 
-def cube_efficiency(race: bool, pips: int = 0) -> float:
-    """Janowski's ``x``: 0.68 in contact, ``0.55 + 0.00125·pips`` in [0.6, 0.7] in a race.
+def cube_efficiency(race: bool, pips: int = 0, bearoff: bool = False) -> float:
+    """Janowski's ``x`` (gnubg's values): 0.68 in contact, 0.6 in a bear-off,
+    ``0.55 + 0.00125·pips`` (the pip count of the side on roll) in [0.6, 0.7] in other races.
 
     >>> cube_efficiency(False), cube_efficiency(True, 80), cube_efficiency(True, 200)
     (0.68, 0.65, 0.7)
+    >>> cube_efficiency(True, 60, bearoff=True)
+    0.6
     """
     if not race:
         return X_CONTACT
+    if bearoff:
+        return X_BEAROFF
     return min(max(_RACE_COEFF + _RACE_FACTOR * pips, _RACE_MIN), _RACE_MAX)
 
 

@@ -68,6 +68,26 @@ class Network:
         """A deep copy."""
         return Network(self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy())
 
+    def widen(self, hidden: int, rng: np.random.Generator) -> Network:
+        """A copy with ``hidden`` hidden units (at least :attr:`hidden`) computing the same
+        function: the new units get small random input weights and zero output weights.
+
+        >>> rng = np.random.default_rng(0)
+        >>> net = Network.random(4, rng, inputs=3)
+        >>> x = rng.uniform(size=(5, 3))
+        >>> wide = net.widen(9, rng)
+        >>> wide.hidden, bool(np.allclose(wide.forward(x), net.forward(x)))
+        (9, True)
+        """
+        extra = hidden - self.hidden
+        if extra < 0:
+            raise ValueError(f"hidden={hidden}: a network of {self.hidden} cannot shrink")
+        inputs = self.w1.shape[0]
+        w1 = np.hstack([self.w1, rng.uniform(-1.0, 1.0, (inputs, extra)) / np.sqrt(inputs)])
+        b1 = np.concatenate([self.b1, np.zeros(extra)])
+        w2 = np.vstack([self.w2, np.zeros((extra, NUM_OUTPUTS))])
+        return Network(np.ascontiguousarray(w1), b1, np.ascontiguousarray(w2), self.b2.copy())
+
 
 @dataclass
 class NetworkPair:
