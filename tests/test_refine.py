@@ -103,7 +103,7 @@ def test_round_and_command(tmp_path: Path, nets: NetworkPair,
     assert main(args) == 0
     run = tmp_path / "r"
     assert (run / "round-0.npz").exists() and (run / "round-1.npz").exists()
-    assert not list(run.glob("data-*.npz"))
+    assert (run / "data-0.npz").exists()  # kept for refitting (not committed)
     log = (run / "log.txt").read_text()
     assert "rounds 0..0" in log and "rounds 1..1" in log and "student v teacher" in log
     NetworkPair.load(run / "round-1.npz")

@@ -25,8 +25,9 @@ Usage (from the repository root)::
     python -m backgammon.engine.refine --run sl1 --rounds 3     # more rounds, resumes
 
 A run lives in ``training/runs/<run>/``: ``round-<k>.npz`` (the student of round ``k``),
-``best.npz`` (the best network so far), ``log.txt``; the labelled positions of the round in
-progress are cached in ``data-<k>.npz`` (not committed: they are rebuilt from the seed).
+``best.npz`` (the best network so far), ``log.txt``; the labelled positions of each round
+are kept in ``data-<k>.npz`` (not committed: they are rebuilt from the seed and the
+teacher), so a round can be fitted again with other settings without labelling again.
 """
 
 from __future__ import annotations
@@ -65,17 +66,17 @@ class RefineConfig:
     them and the teacher's weights)."""
 
     #: positions sampled per round
-    positions: int = 300_000
+    positions: int = 600_000
     #: standard deviation of the equity noise of the sampling self-play
     noise: float = 0.1
     #: seed of the sampling games (round ``k`` uses ``seed + k``) and of the fitting
     seed: int = 1
     #: passes over the training positions
-    epochs: int = 12
+    epochs: int = 30
     #: positions per Adam step
     batch: int = 256
     #: Adam's initial step (cosine-decayed to 1/100 of it)
-    learning_rate: float = 1e-3
+    learning_rate: float = 3e-3
     #: share of the positions held out to measure the fit
     validation: float = 0.05
     #: threads labelling positions (default: one per CPU core)
@@ -343,7 +344,6 @@ def main(argv: list[str] | None = None) -> int:
         for k in range(first, first + args.rounds):
             student, result = refine_round(teacher, config, k, folder=folder, say=say)
             student.save(folder / f"round-{k}.npz")
-            (folder / f"data-{k}.npz").unlink(missing_ok=True)
             if result.vs_teacher[0] > 0:
                 student.save(best_path)
                 teacher = student
