@@ -247,32 +247,42 @@ class Prompter:
         adviser = self.advisor()
         if is_expert(adviser):
             from ..bots.neural import ExpertBot
+            from ..engine.evaluator import flip_outputs
             from ..engine.probabilities import Probabilities
 
             assert isinstance(adviser, ExpertBot)
-            outs = adviser.evaluator.play_outputs(legal)
-            scores = 2.0 * outs[:, 0] - 1.0 + outs[:, 1] - outs[:, 3] + outs[:, 2] - outs[:, 4]
-            title = "the expert network's ranking of the {n} legal plays (cubeless equity):"
+            ev = adviser.evaluator
+            eq0 = ev.play_equities(legal)
+            # the best plays at 0 ply are looked at again 1 ply deeper (every reply); the
+            # opponent is on roll after each: its outputs are turned to the mover's side
+            top = sorted(range(len(legal)), key=lambda i: (-float(eq0[i]), i))[:count]
+            deep = ev.outputs_at(legal.boards[top], 1)
+            outs = flip_outputs(deep)
+            eq1 = 2.0 * outs[:, 0] - 1.0 + outs[:, 1] - outs[:, 3] + outs[:, 2] - outs[:, 4]
+            scores = {i: float(e) for i, e in zip(top, eq1, strict=True)}
+            probs_of = {i: o for i, o in zip(top, outs, strict=True)}
+            title = ("the expert network's ranking of the {n} legal plays (cubeless equity; "
+                     "the best at 0 ply, looked at 1 ply deep):")
             column = "equity"
         else:
             from ..bots.pubeval import PubEvalBot
 
             assert isinstance(adviser, PubEvalBot)
-            outs = None
-            scores = adviser.scores(legal)
+            probs_of = {}
+            raw = adviser.scores(legal)
+            scores = {i: float(raw[i]) for i in range(len(legal))}
             title = "pubeval's ranking of the {n} legal plays (higher scores are better):"
             column = "score"
-        order = sorted(range(len(legal)), key=lambda i: (-float(scores[i]), i))[:count]
-        best = float(scores[order[0]])
+        order = sorted(scores, key=lambda i: (-scores[i], i))[:count]
+        best = scores[order[0]]
         self.say(title.format(n=len(legal)))
         width = max(24, *(len(str(legal[i])) for i in order))
         self.say(f"  rank  {'play':<{width}}  {column:>8}  {'vs best':>8}  list")
         for rank, i in enumerate(order, 1):
-            score = float(scores[i])
-            diff = "" if rank == 1 else f"{score - best:+.3f}"
-            self.say(f"  {rank:>4}  {legal[i]!s:<{width}}  {score:8.3f}  {diff:>8}  #{i + 1}")
-        if outs is not None:
-            probs = Probabilities.from_outputs(outs[order[0]].tolist())
+            diff = "" if rank == 1 else f"{scores[i] - best:+.3f}"
+            self.say(f"  {rank:>4}  {legal[i]!s:<{width}}  {scores[i]:8.3f}  {diff:>8}  #{i + 1}")
+        if probs_of:
+            probs = Probabilities.from_outputs(probs_of[order[0]].tolist())
             self.say(
                 f"  best play: win {probs.win:.1%} (gammon {probs.win_gammon:.1%}, "
                 f"backgammon {probs.win_backgammon:.1%}), lose gammon {probs.lose_gammon:.1%} "
