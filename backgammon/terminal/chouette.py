@@ -104,7 +104,7 @@ from .options import (
     script_arg,
     seconds_arg,
 )
-from .prompts import LEVEL_NAMES, LEVELS, Prompter, Quit
+from .prompts import LEVEL_NAMES, LEVELS, Prompter, Quit, is_expert
 from .savefile import SaveError
 
 if TYPE_CHECKING:
@@ -737,8 +737,8 @@ Commands (each prompt starts with the name of who must answer; a word is enough:
                       a member proposes the team's double (R39): `double Cy` when Cy proposes
   24/18 13/11         a play in standard notation: bar/22*, 6/off, 13/7(2), 8/5*/1 ...
   3                   the play numbered 3 in `list`
-  list / hint [N]     the legal plays, numbered / pubeval's ranking of them; at a cube
-                      question, `hint` gives pubeval's advice
+  list / hint [N]     the legal plays, numbered / the expert network's ranking of them; at
+                      a cube question, `hint` gives its advice
   Enter / done        confirm a play; until then `undo` takes it back (R42)
   agree / refuse      your vote on a team double another member proposed (R39)
   take / pass         answer a double: the box for every stake, each member alone for their
@@ -1454,11 +1454,13 @@ class ChouetteSession:
         return True
 
     def _cube_hint(self, name: str) -> None:
-        """pubeval's advice on the cube question ``name`` faces."""
+        """The adviser's (the expert network, else pubeval) advice on the cube question
+        ``name`` faces."""
         from ..bots import CubeResponse
 
         c = self.chouette
         adviser = self.prompts.advisor()
+        who = "the expert network" if is_expert(adviser) else "pubeval"
         phase = c.phase
         member = name if name != c.box else c.team[0]
         view = c.board(Side.BOX if name == c.box else Side.TEAM)
@@ -1467,12 +1469,12 @@ class ChouetteSession:
             answer = adviser.respond_to_double(view, state)
             if answer is CubeResponse.BEAVER and not c.rules.beavers_apply:
                 answer = CubeResponse.TAKE
-            self._say(f"pubeval's advice: {answer.value}.")
+            self._say(f"{who}'s advice: {answer.value}.")
         elif phase is _P.CONSENT:
-            self._say(f"pubeval's advice: {'agree' if adviser.should_double(view, state) else 'refuse'}.")
+            self._say(f"{who}'s advice: {'agree' if adviser.should_double(view, state) else 'refuse'}.")
         elif phase is _P.ROLL:
             self._say(
-                f"pubeval's advice: {'double' if adviser.should_double(view, state) else 'no double: roll'}."
+                f"{who}'s advice: {'double' if adviser.should_double(view, state) else 'no double: roll'}."
             )
         else:
             self._say("No cube decision now.")
