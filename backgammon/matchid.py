@@ -104,7 +104,7 @@ class MatchState:
     >>> MatchState(cube_value=3)
     Traceback (most recent call last):
     ...
-    backgammon.errors.BackgammonError: cube value 3 is not a power of 2 from 1 to 32768
+    backgammon.errors.BackgammonError: cube value 3 is not a power of 2 (1, 2, 4 ...)
     """
 
     cube_value: int = 1
@@ -126,10 +126,9 @@ class MatchState:
             not isinstance(cube, int)
             or isinstance(cube, bool)
             or cube < 1
-            or cube > MAX_CUBE
             or cube & (cube - 1)
         ):
-            raise BackgammonError(f"cube value {cube!r} is not a power of 2 from 1 to {MAX_CUBE}")
+            raise BackgammonError(f"cube value {cube!r} is not a power of 2 (1, 2, 4 ...)")
         if self.cube_owner not in (None, 0, 1):
             raise BackgammonError(f"cube owner {self.cube_owner!r} is not 0, 1 or None")
         for name in ("player_on_roll", "turn"):
@@ -200,7 +199,17 @@ class MatchState:
 
         >>> MatchState(player_on_roll=1, turn=1, dice=(6, 1)).to_match_id()
         'cAkHAAAAAAAA'
+
+        A cube past :data:`MAX_CUBE` (possible without a cube limit, R26) has no Match ID:
+
+        >>> MatchState(cube_value=1 << 16).to_match_id()
+        Traceback (most recent call last):
+        ...
+        backgammon.errors.BackgammonError: cube 65536: a Match ID holds cubes up to 32768
         """
+        if self.cube_value > MAX_CUBE:
+            raise BackgammonError(
+                f"cube {self.cube_value}: a Match ID holds cubes up to {MAX_CUBE}")
         fields = (
             (self.cube_value.bit_length() - 1, 4),
             (_CENTRED if self.cube_owner is None else self.cube_owner, 2),

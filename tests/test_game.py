@@ -315,6 +315,10 @@ def test_no_cube_limit_by_default() -> None:  # R26
     game.double()
     game.take()
     assert game.cube_value == 1 << 21
+    # the bots' view of it still works; only the Match ID cannot hold such a cube
+    assert game.match_state().cube_value == 1 << 21
+    with pytest.raises(BackgammonError, match="up to 32768"):
+        game.match_id()
 
 
 def test_beaver() -> None:  # R30

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from ..errors import BackgammonError
 from ..position import Position
 from .options import CORNERS
 
@@ -99,7 +100,11 @@ def scene_of(match: Match, game: Game | None = None, **changes: object) -> Scene
     over = game.is_over()
     ids = ""
     if not over:
-        ids = f"Position ID {game.position_id()}   Match ID {game.match_id()}"
+        try:
+            match_id = game.match_id()
+        except BackgammonError:  # a cube past what a Match ID can hold (no cube limit)
+            match_id = "none (cube too high)"
+        ids = f"Position ID {game.position_id()}   Match ID {match_id}"
     fields: dict[str, object] = {
         "board": game.board(0),
         "cube_value": game.cube_value,
