@@ -79,6 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
     )
     train.add_argument("train_args", nargs=argparse.REMAINDER)
+    refine = sub.add_parser(
+        "refine",
+        help="refine the networks on their own 1-ply values (python -m "
+        "backgammon.engine.refine; `backgammon refine --help` lists its options)",
+        add_help=False,
+    )
+    refine.add_argument("refine_args", nargs=argparse.REMAINDER)
     return parser
 
 
@@ -89,6 +96,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .engine.train import main as train_main  # the engine is imported only here
 
         return train_main(arguments[1:])
+    if arguments[:1] == ["refine"]:
+        from .engine.refine import main as refine_main
+
+        return refine_main(arguments[1:])
     parser = build_parser()
     args = parser.parse_args(arguments)
     if args.command == "play":

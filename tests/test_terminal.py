@@ -639,6 +639,10 @@ def test_backgammon_train_forwards_to_the_trainer(capsys: pytest.CaptureFixture[
         main(["train", "--help"])
     assert done.value.code == 0
     assert "Self-play TD" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as done:
+        main(["refine", "--help"])
+    assert done.value.code == 0
+    assert "1-ply" in capsys.readouterr().out
 
 
 def test_show_and_moves(capsys: pytest.CaptureFixture[str]) -> None:

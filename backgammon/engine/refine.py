@@ -82,7 +82,7 @@ class RefineConfig:
     #: threads labelling positions (default: one per CPU core)
     threads: int = 0
     #: duplicate pairs of the strength checks (student v teacher, student v pubeval)
-    eval_pairs: int = 2000
+    eval_pairs: int = 8000
 
     def __post_init__(self) -> None:
         if self.positions < 100:
