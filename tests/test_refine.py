@@ -27,7 +27,7 @@ def test_config_is_validated() -> None:
     for bad in ({"positions": 10}, {"validation": 0.7}, {"epochs": 0}, {"noise": -1.0},
                 {"learning_rate": 0.0}):
         with pytest.raises(ValueError):
-            RefineConfig(**bad)  # type: ignore[arg-type]
+            RefineConfig(**bad)
 
 
 def test_sample_is_seeded_and_legal(nets: NetworkPair) -> None:
@@ -108,3 +108,28 @@ def test_round_and_command(tmp_path: Path, nets: NetworkPair,
     assert "rounds 0..0" in log and "rounds 1..1" in log and "student v teacher" in log
     NetworkPair.load(run / "round-1.npz")
     capsys.readouterr()
+
+
+def test_progress_bar_plain_text(monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    import builtins
+
+    real = builtins.__import__
+
+    def no_rich(name: str, *args: object, **kwargs: object) -> object:
+        if name.startswith("rich"):
+            raise ImportError(name)
+        return real(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", no_rich)
+    with Progress(4, "demo", unit="games", enabled=True) as bar:
+        for i in range(1, 5):
+            bar.update(i, "+0.10 ppg")
+    err = capsys.readouterr().err
+    assert "\rdemo [" in err and "4/4 games" in err and "+0.10 ppg" in err
+    assert err.endswith("\n") and bar.rate >= 0
+    # not a terminal and not asked for: silent
+    quiet = Progress(3, "quiet")
+    quiet.update(3)
+    quiet.close()
+    assert capsys.readouterr().err == ""
