@@ -6,14 +6,18 @@ A bot answers four questions, always about a position seen from *its own* side:
 * :meth:`Bot.should_double` — whether to double, on its turn before rolling (R28);
 * :meth:`Bot.respond_to_double` — :class:`CubeResponse` ``TAKE``, ``PASS`` or ``BEAVER``
   when the opponent has doubled (R29, R30);
-* :meth:`Bot.accept_resignation` — whether to accept the opponent's resignation (R31).
+* :meth:`Bot.accept_resignation` — whether to accept the opponent's resignation (R31);
+* :meth:`Bot.offer_resignation` — whether to offer to resign, and what, on its own turn
+  before it doubles or rolls (R31; default: never).
 
 A bot implements one abstract method, :meth:`Bot.choose_index` (pick a play from a
 :class:`~backgammon.LegalMoves`, by index); :meth:`Bot.choose_move` is built on it, and a
 front end that already holds the legal plays can call :meth:`Bot.choose_index` directly and
 read the resulting position with :meth:`~backgammon.LegalMoves.position`. The cube methods
 have an evaluation-free default policy here — never double, always take, accept a
-resignation only when it gives up nothing — which a bot overrides with its own.
+resignation only when it gives up nothing, never resign — which a bot overrides with its own.
+:func:`resignation_offer` and :func:`last_roll_chances` are the rules-side half of a bot's
+resignation policy (what a level is worth, when only one result is left).
 
 Randomness is injected: every bot takes ``seed``, an ``int`` or a :class:`random.Random`
 (``None`` seeds from the operating system), and draws only from :attr:`Bot.rng`, so a game
@@ -38,12 +42,16 @@ import random
 from enum import Enum
 from typing import ClassVar
 
+import numpy as np
+
 from ..errors import BackgammonError
 from ..matchid import MatchState, Resignation
 from ..move import Move
 from ..position import Dice, LegalMoves, Position
 
 __all__ = [
+    "MATCH_RESIGN_TOLERANCE",
+    "RESIGN_TOLERANCE",
     "Bot",
     "BotOptionError",
     "CubeResponse",
@@ -51,9 +59,11 @@ __all__ = [
     "UnknownBotError",
     "bot_player",
     "is_post_crawford",
+    "last_roll_chances",
     "max_win_level",
     "may_double",
     "resignation_level",
+    "resignation_offer",
 ]
 
 #: What a bot's ``seed`` may be: an int, a :class:`random.Random` to draw from, or ``None``.
@@ -176,6 +186,121 @@ def max_win_level(position: Position) -> int:
     return 2
 
 
+#: How unlikely every other result than the one resigned must be before a bot offers to
+#: resign (:func:`resignation_offer`).
+RESIGN_TOLERANCE = 1e-3
+#: A resignation that hands the opponent the match is offered only when winning the game is
+#: no more likely than this: in practice, when the game cannot be won at all (the exact
+#: bear-off chances carry the float32 tables' rounding, about 1e-8).
+MATCH_RESIGN_TOLERANCE = 1e-6
+
+_ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+
+
+def _finishes_with_any_roll(position: Position) -> bool:
+    """Whether the player on roll of ``position`` bears off every checker with any roll."""
+    if sum(position.player) > 2:  # a roll that is not a double bears off two at most
+        return False
+    for roll in _ROLLS:
+        boards = position.legal_moves(roll).boards
+        # each row is the resulting key from the opponent's view: the mover's slots are 25-49
+        if not len(boards) or not (boards[:, 25:] == 0).all(axis=1).any():
+            return False
+    return True
+
+
+def last_roll_chances(position: Position) -> tuple[float, float, float] | None:
+    """``(win, lose_gammon, lose_backgammon)`` for the player on roll, exactly, when the race
+    is over but for this roll: no contact, and the opponent bears off its last checkers with
+    any roll. ``None`` otherwise.
+
+    The player wins only by bearing off everything now; it saves the gammon by bearing off
+    a checker, and the backgammon by leaving the opponent's home board and the bar (R22–R24).
+    Each roll is played for the best of these (21 rolls, every legal play).
+
+    >>> from backgammon import Position
+    >>> opp = [1] + [0] * 24                          # one checker on its 1-point
+    >>> last_roll_chances(Position([0] * 6 + [15] + [0] * 18, opp))   # 15 on the 7-point
+    (0.0, 1.0, 0.0)
+    >>> last_roll_chances(Position.initial()) is None
+    True
+    """
+    if not position.is_race() or not _finishes_with_any_roll(position.swap()):
+        return None
+    win = gammon = backgammon = 0  # in 36ths
+    for roll in _ROLLS:
+        weight = 1 if roll[0] == roll[1] else 2
+        boards = position.legal_moves(roll).boards
+        mine = boards[:, 25:] if len(boards) else np.array([position.player], np.uint8)
+        off = 15 - mine.sum(axis=1)
+        # the player's bar (24) and points 19-24 (18-23) are the opponent's home board
+        stuck = mine[:, 18:25].sum(axis=1)
+        # 0 win, 1 single, 2 gammon, 3 backgammon lost: the best play is the smallest
+        result = int(np.where(off == 15, 0, np.where(off > 0, 1, np.where(stuck > 0, 3, 2))).min())
+        win += weight * (result == 0)
+        gammon += weight * (result >= 2)
+        backgammon += weight * (result == 3)
+    return win / 36, gammon / 36, backgammon / 36
+
+
+def resignation_offer(
+    position: Position,
+    state: MatchState,
+    win: float,
+    lose_gammon: float,
+    lose_backgammon: float,
+    *,
+    tolerance: float = RESIGN_TOLERANCE,
+) -> int:
+    """The resignation the player on roll of ``position`` (``state.player_on_roll``) may
+    safely offer (R31): 1 single, 2 gammon, 3 backgammon, or 0 for none, from its chances
+    ``win``, ``lose_gammon`` (or worse) and ``lose_backgammon``.
+
+    A resignation at level L gives the opponent what a loss at L would. It is offered only
+    when that is practically the result anyway: the chance of every result worth a
+    different amount to the opponent — winning, and losing for less or for more — is below
+    ``tolerance``. So a single game when the game cannot be won and a gammon is practically
+    impossible, a gammon when a gammon is practically certain and a backgammon practically
+    impossible, a backgammon when even that is certain. Of levels worth the same the smallest
+    is offered: under the Jacoby rule (money, cube centred, R25) every loss is worth a single
+    game; in a match the points count only up to what the opponent still needs (R32), so a
+    single game when that already ends the match. A resignation that gives the opponent the
+    match is offered only when the game cannot be won at all (``win`` at most
+    :data:`MATCH_RESIGN_TOLERANCE`). Results the rules exclude (:func:`max_win_level` of the
+    opponent) count as impossible whatever the estimates say.
+
+    >>> from backgammon import Position
+    >>> race = Position([0] * 6 + [15] + [0] * 18, [1] + [0] * 24)
+    >>> resignation_offer(race, MatchState(jacoby=False), 0.0, 1.0, 0.0)
+    2
+    >>> resignation_offer(race, MatchState(jacoby=True), 0.0, 1.0, 0.0)
+    1
+    >>> resignation_offer(race, MatchState(jacoby=False), 0.0, 0.6, 0.0)
+    0
+    """
+    if not 0.0 <= win < tolerance:
+        return 0
+    most = max_win_level(position.swap())  # the opponent's best result, by the rules
+    gammon = min(max(lose_gammon, 0.0), 1.0 - win) if most >= 2 else 0.0
+    backgammon = min(max(lose_backgammon, 0.0), gammon) if most >= 3 else 0.0
+    chances = {1: max(1.0 - win - gammon, 0.0), 2: gammon - backgammon, 3: backgammon}
+    opponent = 1 - state.player_on_roll
+    need = state.match_length - state.score[opponent]
+
+    def worth(level: int) -> int:
+        if state.is_money:
+            return (1 if state.jacoby and state.cube_owner is None else level) * state.cube_value
+        return min(level * state.cube_value, need)
+
+    for level in (1, 2, 3):
+        other = win + sum(p for k, p in chances.items() if worth(k) != worth(level))
+        if other < tolerance:
+            if not state.is_money and worth(level) >= need and win > MATCH_RESIGN_TOLERANCE:
+                return 0
+            return level
+    return 0
+
+
 class Bot(abc.ABC):
     """A computer player. Subclasses implement :meth:`choose_index`; the cube methods have
     a default, evaluation-free policy (never double, always take, accept a resignation only
@@ -278,6 +403,21 @@ class Bot(abc.ABC):
         level = resignation_level(offer)
         best = max_win_level(position)
         return self.resignation_value(level, state) >= self.resignation_value(best, state)
+
+    def offer_resignation(self, position: Position, state: MatchState) -> int:
+        """The resignation to offer now, on the bot's turn before it doubles or rolls (R31):
+        0 none, 1 a single game, 2 a gammon, 3 a backgammon (times the cube).
+
+        ``position`` is seen from the bot (on roll); the bot is ``state.player_on_roll``. A
+        front end makes the offer through :meth:`backgammon.game.Game.resign`; after a
+        decline it does not ask for that level (or a lower one) again in the game, as gnubg.
+        Default: never. A bot with an evaluation may use :func:`resignation_offer`.
+
+        >>> from backgammon.bots import load
+        >>> load("random").offer_resignation(Position.initial(), MatchState())
+        0
+        """
+        return 0
 
     def resignation_value(self, level: int, state: MatchState) -> int:
         """What winning at ``level`` (1–3) is worth to the bot, in points: the level times the

@@ -50,8 +50,10 @@ from .base import (
     Seed,
     bot_player,
     is_post_crawford,
+    last_roll_chances,
     may_double,
     resignation_level,
+    resignation_offer,
 )
 from .registry import register
 
@@ -153,6 +155,30 @@ class ExpertBot(Bot):
         post = is_post_crawford(state) or state.crawford
         won = mwc(n - state.score[me] - gain, n - state.score[1 - me], post)
         return won >= value - 1e-12
+
+    def offer_resignation(self, position: Position, state: MatchState) -> int:
+        """Offer to resign only when it is safe (R31), as gnubg: when one result is left.
+
+        Only in a race (no contact: the estimates of contact positions are not to be
+        trusted that far). The chances come from the rules when the race is over but for
+        this roll (:func:`~.base.last_roll_chances`: the opponent bears off with any roll),
+        else from one 0-ply evaluation for the bot on roll (exact in a bear-off). The level
+        is :func:`~.base.resignation_offer`'s: the smallest whose value to the opponent
+        every other result (a win, a smaller or a bigger loss) misses with a chance below
+        :data:`~.base.RESIGN_TOLERANCE` — a single game when the bot cannot win and a gammon
+        is practically impossible, a gammon when it is practically certain and a backgammon
+        practically impossible, a backgammon when even that is certain. Under the Jacoby
+        rule every loss is worth a single game; in a match the points count up to what the
+        opponent needs, and an offer that hands over the match is made only when the game
+        cannot be won at all.
+        """
+        if not position.is_race():
+            return 0
+        chances = last_roll_chances(position)
+        if chances is None:
+            p = self.evaluator.evaluate(position)
+            chances = (p.win, p.lose_gammon, p.lose_backgammon)
+        return resignation_offer(position, state, *chances)
 
 
 #: A move filter stage: keep at most ``count`` plays within ``threshold`` (cubeless

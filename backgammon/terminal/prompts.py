@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from ..bots.base import Bot
     from ..position import LegalMoves
 
-__all__ = ["LEVELS", "LEVEL_NAMES", "Prompter", "Quit", "is_expert"]
+__all__ = ["LEVELS", "LEVEL_NAMES", "Prompter", "Quit", "is_expert", "resignation_text"]
 
 #: The words for a resignation level (R31), as typed: ``resign gammon``, ``resign bg`` ...
 LEVELS = {
@@ -62,6 +62,16 @@ LEVELS = {
 }
 #: A resignation level (or a game's result level) in words.
 LEVEL_NAMES = {1: "single game", 2: "gammon", 3: "backgammon"}
+
+
+def resignation_text(level: int, points: int) -> str:
+    """What a resignation (R31) offers, in words: ``a gammon (2 points)``.
+
+    >>> resignation_text(1, 1), resignation_text(3, 6)
+    ('a single game (1 point)', 'a backgammon (6 points)')
+    """
+    return f"a {LEVEL_NAMES[level]} ({points} point{'s' if points != 1 else ''})"
+
 
 _ID = r"[A-Za-z0-9+/]{14}"
 _NOISE = re.compile(rf"\s*\[Position ID {_ID}\]|\s+in {_ID}(?=[;:,.)]|$)|\s*\(position {_ID}\)")

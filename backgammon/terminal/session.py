@@ -44,7 +44,7 @@ from rich.text import Text
 from ..bots import CubeResponse, load
 from ..bots.base import Bot
 from ..errors import BackgammonError
-from ..events import AutomaticDouble, GameResult, OpeningRoll, ResultKind
+from ..events import AutomaticDouble, GameResult, OpeningRoll, Resign, ResultKind
 from ..game import Game, Phase
 from ..match import Match
 from ..move import Move
@@ -52,7 +52,7 @@ from ..position import Position
 from . import savefile
 from .dice import SessionDice
 from .options import PlayOptions, default_autosave_path, mirror_corner, rules_in_effect
-from .prompts import LEVEL_NAMES, LEVELS, Prompter, Quit, is_expert
+from .prompts import LEVEL_NAMES, LEVELS, Prompter, Quit, is_expert, resignation_text
 from .view import MARKS, STYLES, render, scene_of
 
 __all__ = ["DEFAULT_SAVE_NAME", "Session", "make_console"]
@@ -72,7 +72,7 @@ Commands (a word is enough: `r` for roll, `l` for list...):
   double            offer the cube before rolling (R27, R28; not in the Crawford game, R33)
   take / pass       answer a double (R29); `beaver` where the rules allow it (R30)
   resign [single|gammon|backgammon]   offer to resign (R31); the other side accepts or declines
-  accept / decline  answer a resignation
+  accept / decline  answer a resignation (a bot offers one when its game is lost; `hint` advises)
   board             draw the board again
   save [FILE]       save the game (resume with: backgammon play --resume FILE)
   quit              stop (you are offered to save first)
@@ -462,6 +462,8 @@ class Session:
         name = self.names[player]
         phase = game.phase
         if phase is Phase.ROLL:
+            if self._bot_resigns(game, player, bot.offer_resignation(view, state)):
+                return
             if game.can_double() and bot.should_double(view, state):
                 game.double()
                 self._say(f"{name} doubles to {2 * game.cube_value}.", style="bold")
@@ -514,6 +516,26 @@ class Session:
                 game.decline()
                 self._say(f"{name} declines the resignation: play goes on.", style="bold")
             self._pause()
+
+    def _bot_resigns(self, game: Game, player: int, level: int) -> bool:
+        """Make the bot's resignation offer of ``level`` (0: none; R31), unless it offered
+        that level or a higher one already in this game and was declined (gnubg's rule: an
+        offer is not repeated). The person answers at the next prompt."""
+        offered = [e.level for e in game.events if isinstance(e, Resign) and e.player == player]
+        if not level or level <= max(offered, default=0):
+            return False
+        game.resign(level, player=player)
+        self._say(
+            f"{self.names[player]} offers to resign {resignation_text(level, self._points(game, level))}.",
+            style="bold",
+        )
+        self._pause()
+        return True
+
+    @staticmethod
+    def _points(game: Game, level: int) -> int:
+        """What a resignation of ``level`` is worth in ``game`` now (cube, R24, R25)."""
+        return game.cube_value * game.rules.multiplier(level, game.cube_owner is None)
 
     # -- the person at the keyboard -----------------------------------------------------
 
@@ -573,10 +595,8 @@ class Session:
         except BackgammonError as exc:
             self._error(f"You cannot resign now: {self.prompts.clean(exc)}.")
             return False
-        points = game.cube_value * game.rules.multiplier(level, game.cube_owner is None)
         self._say(
-            f"{self._subject(player, 'offer')} to resign a {LEVEL_NAMES[level]} "
-            f"({points} point{'s' if points != 1 else ''}).",
+            f"{self._subject(player, 'offer')} to resign {resignation_text(level, self._points(game, level))}.",
             style="bold",
         )
         return True
@@ -722,11 +742,10 @@ class Session:
         offer = game.resignation
         assert offer is not None
         resigner, level = offer
-        points = game.cube_value * game.rules.multiplier(level, game.cube_owner is None)
         now = "accept or decline the resignation"
         prompt = (
-            f"{self._who(player)}: {self.names[resigner]} offers to resign a {LEVEL_NAMES[level]} "
-            f"({points} point{'s' if points != 1 else ''}): accept or decline? > "
+            f"{self._who(player)}: {self.names[resigner]} offers to resign "
+            f"{resignation_text(level, self._points(game, level))}: accept or decline? > "
         )
         while True:
             line = self.prompts.read(prompt)
@@ -740,12 +759,22 @@ class Session:
                 game.decline(player=player)
                 self._say(f"{self._subject(player, 'decline')}: play goes on.", style="bold")
                 return
+            if word == "hint":
+                self._resignation_hint(game, player, level)
+                continue
             if self._common(word, rest, game, player, now):
                 continue
             if word in self._KNOWN or word == "":
                 self._error(f"Answer the resignation first: {now}.")
             else:
                 self.prompts.unknown(line, now)
+
+    def _resignation_hint(self, game: Game, player: int, level: int) -> None:
+        """``hint`` at a resignation: the adviser's answer to it (R31)."""
+        adviser = self.prompts.advisor()
+        name = "the expert network" if is_expert(adviser) else "pubeval"
+        accept = adviser.accept_resignation(game.board(player), self.match.match_state(), level)
+        self._say(f"{name}'s advice: {'accept' if accept else 'decline'}.")
 
     def _cube_hint(self, game: Game, player: int) -> None:
         adviser = self.prompts.advisor()
