@@ -1,14 +1,18 @@
 """Computer players behind one interface, found by name.
 
-Every front end (terminal, web, benchmarks) uses a :class:`Bot` through four methods:
-:meth:`~Bot.choose_move`, :meth:`~Bot.should_double`, :meth:`~Bot.respond_to_double` and
-:meth:`~Bot.accept_resignation` (see :mod:`backgammon.bots.base`). Bots are built by name
+Every front end (terminal, web, benchmarks) uses a :class:`Bot` through five methods:
+:meth:`~Bot.choose_move`, :meth:`~Bot.should_double`, :meth:`~Bot.respond_to_double`,
+:meth:`~Bot.accept_resignation` and :meth:`~Bot.offer_resignation` (see
+:mod:`backgammon.bots.base`). Bots are built by name
 with :func:`load`; :func:`available` lists the names and :func:`register` adds a bot.
 
 Built-in bots:
 
 * ``random`` (:mod:`backgammon.bots.randombot`) — a uniformly random legal play;
-* ``pubeval`` (:mod:`backgammon.bots.pubeval`) — Tesauro's public evaluation function.
+* ``pubeval`` (:mod:`backgammon.bots.pubeval`) — Tesauro's public evaluation function;
+* ``expert`` (0 ply), ``worldclass`` (1 ply), ``grandmaster`` (2 ply) and the weaker
+  ``intermediate``, ``casual``, ``beginner`` (:mod:`backgammon.bots.neural`) — the neural
+  network of :mod:`backgammon.engine`.
 
 >>> from backgammon import Position
 >>> from backgammon.bots import available, load
