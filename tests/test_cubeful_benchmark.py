@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -19,7 +20,10 @@ from backgammon.position import Position
 
 
 @pytest.fixture(scope="module")
-def cubeful() -> ModuleType:
+def cubeful() -> Iterator[ModuleType]:
+    from backgammon.bots import available, unregister
+
+    before = set(available())
     path = Path(__file__).resolve().parent.parent / "benchmarks" / "cubeful.py"
     spec = importlib.util.spec_from_file_location("cubeful_benchmark", path)
     assert spec is not None and spec.loader is not None
@@ -27,7 +31,10 @@ def cubeful() -> ModuleType:
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     module.register_benchmark_bots()
-    return module
+    yield module
+    # leave the registry as it was: other tests (and doctests) list the bots
+    for name in set(available()) - before:
+        unregister(name)
 
 
 def _check_record(record, cube_limit: int) -> None:  # type: ignore[no-untyped-def]
