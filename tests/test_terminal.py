@@ -160,6 +160,11 @@ def test_bar_off_stacks_cube_and_crawford() -> None:
     assert "(Crawford game: no doubling)" in crawford and "Crawford game: no doubling (R33)" in crawford
 
 
+def test_pending_resignation_is_shown() -> None:  # R31
+    text = render(Scene(Position.initial(), on_roll=1, resign_offered=(1, 2)), width=60).plain
+    assert "O offers to resign a gammon" in text and "to roll" not in text
+
+
 def test_narrow_terminal_puts_the_panel_below() -> None:
     text = render(Scene(Position.initial(), on_roll=0, dice=(6, 5)), width=60).plain
     assert all(len(line) <= 60 for line in text.splitlines())

@@ -35,6 +35,7 @@ from rich.text import Text
 from ..errors import BackgammonError
 from ..position import Position
 from .options import CORNERS
+from .prompts import LEVEL_NAMES
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -73,6 +74,8 @@ class Scene:
     cube_value: int = 1
     cube_owner: int | None = None
     cube_offered: bool = False
+    #: a pending resignation (R31): (the player who offers it, level 1-3), or None
+    resign_offered: tuple[int, int] | None = None
     dice: tuple[int, int] | None = None
     on_roll: int | None = None
     score: tuple[int, int] = (0, 0)
@@ -110,6 +113,7 @@ def scene_of(match: Match, game: Game | None = None, **changes: object) -> Scene
         "cube_value": game.cube_value,
         "cube_owner": game.cube_owner,
         "cube_offered": game.phase.value == "cube",
+        "resign_offered": game.resignation,
         "dice": game.dice,
         "on_roll": game.on_roll if not over else None,
         "score": game.score,
@@ -365,7 +369,12 @@ def _panel(
     if scene.cube_text:
         cube = Text(scene.cube_text)
     lines[6] = cube
-    if scene.on_roll is not None:
+    if scene.resign_offered is not None:
+        who, level = scene.resign_offered
+        turn = Text(f"{MARKS[who]} ", style=STYLES[who])
+        turn.append(f"offers to resign a {LEVEL_NAMES[level]}")
+        lines[7] = turn
+    elif scene.on_roll is not None:
         turn = Text(f"{MARKS[scene.on_roll]} ", style=STYLES[scene.on_roll])
         if scene.cube_offered:
             turn.append(f"doubles to {2 * scene.cube_value}")
