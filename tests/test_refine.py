@@ -133,3 +133,14 @@ def test_progress_bar_plain_text(monkeypatch: pytest.MonkeyPatch,
     quiet.update(3)
     quiet.close()
     assert capsys.readouterr().err == ""
+
+
+def test_evaluate_against_another_network(tmp_path: Path, nets: NetworkPair,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    from backgammon.engine.train import main as train_main
+
+    nets.save(tmp_path / "a.npz")
+    assert train_main(["--evaluate", str(tmp_path / "a.npz"), "--against",
+                       str(tmp_path / "a.npz"), "--eval-pairs", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "vs " in out and "+0.000 ± 0.000 ppg (8 games" in out

@@ -5,6 +5,7 @@ Usage (from the repository root)::
     python -m backgammon.engine.train --run td1 --seed 1            # start (or resume) a run
     python -m backgammon.engine.train --run td1 --games 2000000     # keep going to 2M games
     python -m backgammon.engine.train --evaluate a.npz b.npz --eval-pairs 5000 --eval-seed 7
+    python -m backgammon.engine.train --evaluate new.npz --against old.npz --eval-pairs 8000
 
 A run lives in ``training/runs/<run>/``:
 
