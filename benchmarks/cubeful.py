@@ -47,9 +47,7 @@ output; it would mean a bug in a bot or in the engine.
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
-import os
 import random
 import sys
 import time
@@ -60,9 +58,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # strength.py, next to this file
 
-from strength import PairResult, Tally, register_gnubg  # it also puts the repository on sys.path
+from strength import (  # it also puts the repository on sys.path
+    PairResult,
+    Tally,
+    match_parser,
+    parse_match_args,
+    register_gnubg,
+)
 
-from backgammon.bots import Bot, CubeResponse, available, load
+from backgammon.bots import Bot, CubeResponse, load
 from backgammon.bots.neural import ExpertBot
 from backgammon.bots.registry import register
 from backgammon.dice import DiceSource, SeededDice
@@ -321,24 +325,10 @@ def _iter_lines(tally: Tally, name_a: str, name_b: str) -> Iterator[str]:
 
 def main(argv: list[str] | None = None) -> int:
     register_benchmark_bots()
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("bot_a", help=f"first bot ({', '.join(available())})")
-    ap.add_argument("bot_b", help="second bot")
-    ap.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
-    ap.add_argument("--seed", type=int, default=1, help="seed of the dice and the bots (default 1)")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                    help="processes (default: one per CPU core)")
+    ap = match_parser((__doc__ or "").splitlines()[0])
     ap.add_argument("--jacoby", action="store_true", help="the Jacoby rule (R25; default off)")
     ap.add_argument("--beavers", action="store_true", help="beavers (R30; default off)")
-    ap.add_argument("--quiet", action="store_true", help="no progress bar")
-    args = ap.parse_args(argv)
-    if args.games < 1:
-        ap.error("--games must be at least 1")
-    for name in (args.bot_a, args.bot_b):
-        try:
-            load(name)
-        except ValueError as exc:
-            ap.error(str(exc))
+    args = parse_match_args(ap, argv)
 
     pairs = max(1, (args.games + 1) // 2)
     rules = ", ".join(f"{word} {'on' if on else 'off'}" for word, on in

@@ -257,8 +257,11 @@ def _iter_lines(tally: Tally, name_a: str, name_b: str) -> Iterator[str]:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+def match_parser(description: str) -> argparse.ArgumentParser:
+    """The arguments of a duplicate-dice match between two bots (this benchmark's and
+    ``cubeful.py``'s): ``bot_a``, ``bot_b``, ``--games``, ``--seed``, ``--workers``,
+    ``--quiet``. Register benchmark-only bots first: the help lists the bots."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("bot_a", help=f"first bot ({', '.join(available())})")
     ap.add_argument("bot_b", help="second bot")
     ap.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
@@ -270,8 +273,13 @@ def main(argv: list[str] | None = None) -> int:
         help="processes (default: one per CPU core)",
     )
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
+    return ap
+
+
+def parse_match_args(ap: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """Parse ``argv`` with a :func:`match_parser`; a bad game count or an unknown bot is a
+    usage error."""
     args = ap.parse_args(argv)
-    register_gnubg()
     if args.games < 1:
         ap.error("--games must be at least 1")
     for name in (args.bot_a, args.bot_b):
@@ -279,6 +287,12 @@ def main(argv: list[str] | None = None) -> int:
             load(name)
         except ValueError as exc:
             ap.error(str(exc))
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    register_gnubg()
+    args = parse_match_args(match_parser((__doc__ or "").splitlines()[0]), argv)
 
     pairs = max(1, (args.games + 1) // 2)
     print(
