@@ -21,7 +21,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from importlib import import_module
 
 from . import __version__
 from .errors import BackgammonError
@@ -53,6 +54,13 @@ def _dice(text: str) -> tuple[int, int]:
     return int(digits[0]), int(digits[1])
 
 
+#: Sub-commands that hand every argument to a module of the engine: name -> (module, what).
+_ENGINE_COMMANDS = {
+    "train": ("backgammon.engine.train", "train the evaluation networks by self-play"),
+    "refine": ("backgammon.engine.refine", "refine the networks on their own 1-ply values"),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``backgammon`` command."""
     parser = argparse.ArgumentParser(
@@ -72,34 +80,25 @@ def build_parser() -> argparse.ArgumentParser:
     moves = sub.add_parser("moves", help="list every legal play of a roll in a position")
     moves.add_argument("position_id", help="gnubg Position ID, from the side on roll")
     moves.add_argument("dice", type=_dice, help="the roll, like 31 or 3-1")
-    train = sub.add_parser(
-        "train",
-        help="train the evaluation networks by self-play (python -m backgammon.engine.train; "
-        "`backgammon train --help` lists its options)",
-        add_help=False,
-    )
-    train.add_argument("train_args", nargs=argparse.REMAINDER)
-    refine = sub.add_parser(
-        "refine",
-        help="refine the networks on their own 1-ply values (python -m "
-        "backgammon.engine.refine; `backgammon refine --help` lists its options)",
-        add_help=False,
-    )
-    refine.add_argument("refine_args", nargs=argparse.REMAINDER)
+    for name, (module, purpose) in _ENGINE_COMMANDS.items():
+        # every option belongs to the engine's own command line, --help included
+        engine = sub.add_parser(
+            name,
+            help=f"{purpose} (python -m {module}; `backgammon {name} --help` lists its options)",
+            add_help=False,
+        )
+        engine.add_argument(f"{name}_args", nargs=argparse.REMAINDER)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments[:1] == ["train"]:  # every option belongs to the trainer, --help included
-        from .engine.train import main as train_main  # the engine is imported only here
-
-        return train_main(arguments[1:])
-    if arguments[:1] == ["refine"]:
-        from .engine.refine import main as refine_main
-
-        return refine_main(arguments[1:])
+    if arguments and arguments[0] in _ENGINE_COMMANDS:
+        # the engine is imported only here; its command parses every option
+        entry: Callable[[list[str]], int] = import_module(
+            _ENGINE_COMMANDS[arguments[0]][0]).main
+        return entry(arguments[1:])
     parser = build_parser()
     args = parser.parse_args(arguments)
     if args.command == "play":
