@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.cube import CubeDecision, CubeOwner, cube_efficiency, money_decision
-from ..engine.evaluator import Evaluator, default_evaluator
+from ..engine.evaluator import Evaluator, default_evaluator, equities
 from ..engine.met import match_decision, mwc
 from ..engine.probabilities import Probabilities
 from ..matchid import MatchState, Resignation
@@ -229,7 +229,7 @@ class WorldClassBot(ExpertBot):
                 return int(keep[0])
             # the opponent is on roll after each play: its outputs, turned to the mover
             outs = self.evaluator.outputs_at(legal.boards[keep], ply)
-            eq = -(2.0 * outs[:, 0] - 1.0 + outs[:, 1] - outs[:, 3] + outs[:, 2] - outs[:, 4])
+            eq = -equities(outs)
         return int(keep[int(np.argmax(eq))])
 
 

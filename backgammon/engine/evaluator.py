@@ -36,7 +36,7 @@ from .probabilities import Probabilities
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["Evaluator", "WEIGHTS_DIR", "default_evaluator", "encode", "flip_outputs",
+__all__ = ["Evaluator", "WEIGHTS_DIR", "default_evaluator", "encode", "equities", "flip_outputs",
            "key_of"]
 
 #: Where the shipped weights live.
@@ -75,7 +75,13 @@ def flip_outputs(out: NDArray[np.float64]) -> NDArray[np.float64]:
     return f
 
 
-def _equities(out: NDArray[np.float64]) -> NDArray[np.float64]:
+def equities(out: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Cubeless equity of every row of outputs ``out`` (``n × 5``), for the side they are
+    seen from: ``2·win − 1 + wg − lg + wbg − lbg``.
+
+    >>> equities(np.array([[0.5, 0.2, 0.0, 0.1, 0.0]])).tolist()
+    [0.1]
+    """
     eq: NDArray[np.float64] = 2.0 * out[:, 0] - 1.0 + out[:, 1] - out[:, 3] + out[:, 2] - out[:, 4]
     return eq
 
@@ -137,7 +143,7 @@ class Evaluator:
 
     def play_equities(self, legal: LegalMoves) -> NDArray[np.float64]:
         """Cubeless equity of every play in ``legal`` for the mover."""
-        return _equities(self.play_outputs(legal))
+        return equities(self.play_outputs(legal))
 
     def one_ply_outputs(self, boards: NDArray[np.uint8]) -> NDArray[np.float64]:
         """1-ply outputs for the side on roll of every row of ``boards``: the average over

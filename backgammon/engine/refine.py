@@ -47,9 +47,9 @@ import numpy as np
 from ..progress import Progress
 from . import _kernels as K
 from . import _search_kernels as S
-from .evaluator import Evaluator, encode
+from .evaluator import Evaluator, encode, equities
 from .network import Network, NetworkPair
-from .train import RUNS_DIR, EVAL_SEED, strength_vs, strength_vs_pubeval
+from .train import EVAL_SEED, RUNS_DIR, strength_vs, strength_vs_pubeval
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -154,17 +154,12 @@ def _sigmoid(z: NDArray[np.float64]) -> NDArray[np.float64]:
     return out
 
 
-def _equity(o: NDArray[np.float64]) -> NDArray[np.float64]:
-    eq: NDArray[np.float64] = 2.0 * o[:, 0] - 1.0 + o[:, 1] - o[:, 3] + o[:, 2] - o[:, 4]
-    return eq
-
-
 def equity_error(net: Network, x: NDArray[np.float64], t: NDArray[np.float64]) -> float:
     """Root mean square difference between the network's cubeless equities of inputs
     ``x`` and those of the targets ``t``."""
     if len(x) == 0:
         return 0.0
-    return float(np.sqrt(np.mean((_equity(net.forward(x)) - _equity(t)) ** 2)))
+    return float(np.sqrt(np.mean((equities(net.forward(x)) - equities(t)) ** 2)))
 
 
 def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs: int,

@@ -257,7 +257,7 @@ class Prompter:
         adviser = self.advisor()
         if is_expert(adviser):
             from ..bots.neural import ExpertBot
-            from ..engine.evaluator import flip_outputs
+            from ..engine.evaluator import equities, flip_outputs
             from ..engine.probabilities import Probabilities
 
             assert isinstance(adviser, ExpertBot)
@@ -268,7 +268,7 @@ class Prompter:
             top = sorted(range(len(legal)), key=lambda i: (-float(eq0[i]), i))[:count]
             deep = ev.outputs_at(legal.boards[top], 1)
             outs = flip_outputs(deep)
-            eq1 = 2.0 * outs[:, 0] - 1.0 + outs[:, 1] - outs[:, 3] + outs[:, 2] - outs[:, 4]
+            eq1 = equities(outs)
             scores = {i: float(e) for i, e in zip(top, eq1, strict=True)}
             probs_of = {i: o for i, o in zip(top, outs, strict=True)}
             title = ("the expert network's ranking of the {n} legal plays (cubeless equity; "
