@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from functools import lru_cache
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -18,26 +19,16 @@ from backgammon.engine import NUM_INPUTS, Evaluator, NetworkPair, Probabilities,
 from backgammon.engine import _kernels as K
 from backgammon.engine.bearoff import N_POSITIONS, index_of, table
 from backgammon.engine.evaluator import DEFAULT_WEIGHTS, default_evaluator, equities
-from backgammon.engine.train import Checkpoint, main as train_main, strength_vs_pubeval, train
+from backgammon.engine.train import Checkpoint, strength_vs_pubeval, train
+from backgammon.engine.train import main as train_main
 from backgammon.errors import BackgammonError
-
-
-def _random_positions(n: int, seed: int = 3) -> list[Position]:
-    """Positions met in random games (side on roll)."""
-    rng = random.Random(seed)
-    out: list[Position] = []
-    while len(out) < n:
-        pos = Position.initial()
-        while not pos.is_game_over() and len(out) < n:
-            out.append(pos)
-            legal = pos.legal_moves((rng.randint(1, 6), rng.randint(1, 6)))
-            pos = legal.position(rng.randrange(len(legal))) if legal else pos.swap()
-    return out
+from tests.strategies import random_game_positions
 
 
 @pytest.fixture(scope="module")
 def positions() -> list[Position]:
-    return _random_positions(400)
+    """Positions met in random games (side on roll)."""
+    return [pos for pos, _ in islice(random_game_positions(3, games=1000), 400)]
 
 
 @pytest.fixture(scope="module")
