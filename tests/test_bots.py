@@ -3,10 +3,7 @@ cube and resignation policies, and a short duplicate match (benchmarks/strength.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -42,6 +39,7 @@ from backgammon.bots.pubeval import (
 from backgammon.errors import BackgammonError
 from backgammon.matchid import MatchState, Resignation
 from backgammon.position import LegalMoves
+from tests.benchmark_modules import load_benchmark
 from tests.conftest import board
 from tests.strategies import dice, positions, random_game_positions
 
@@ -496,13 +494,7 @@ def test_accept_resignation_when_nothing_is_given_up(name: str) -> None:
 
 @pytest.fixture(scope="module")
 def strength() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "strength.py"
-    spec = importlib.util.spec_from_file_location("strength_benchmark", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("strength")
 
 
 def test_pubeval_beats_random_in_a_short_duplicate_match(strength: ModuleType) -> None:

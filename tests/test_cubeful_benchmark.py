@@ -3,11 +3,8 @@ engine with the cube, scored consistently, reproducible, on duplicate dice."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -17,6 +14,7 @@ from backgammon.dice import SeededDice
 from backgammon.game import ResultKind
 from backgammon.matchid import MatchState
 from backgammon.position import Position
+from tests.benchmark_modules import load_benchmark
 
 
 @pytest.fixture(scope="module")
@@ -24,12 +22,7 @@ def cubeful() -> Iterator[ModuleType]:
     from backgammon.bots import available, unregister
 
     before = set(available())
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "cubeful.py"
-    spec = importlib.util.spec_from_file_location("cubeful_benchmark", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
+    module = load_benchmark("cubeful")
     module.register_benchmark_bots()
     yield module
     # leave the registry as it was: other tests (and doctests) list the bots
