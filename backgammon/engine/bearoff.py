@@ -184,16 +184,15 @@ _lock = threading.Lock()
 _table: BearoffTable | None = None
 
 
-def kernel_args() -> tuple[NDArray[np.int64], NDArray[np.float32], NDArray[np.float32]]:
-    """``(comp, off, first)`` as the training kernels take them."""
+def kernel_args(use: bool = True) -> tuple[NDArray[np.int64], NDArray[np.float32],
+                                           NDArray[np.float32]]:
+    """``(comp, off, first)`` as the kernels take them; with ``use`` false, stand-ins of
+    the same types (for kernels told not to use the tables: nothing is loaded)."""
+    if not use:
+        empty = np.zeros((1, N_ROLLS), np.float32)
+        return _COMP, empty, empty.copy()
     tab = table()
     return _COMP, tab.off, tab.first
-
-
-def dummy_kernel_args() -> tuple[NDArray[np.int64], NDArray[np.float32], NDArray[np.float32]]:
-    """Stand-ins of the same types for kernels told not to use the tables."""
-    empty = np.zeros((1, N_ROLLS), np.float32)
-    return _COMP, empty, empty.copy()
 
 
 def table() -> BearoffTable:

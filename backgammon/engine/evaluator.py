@@ -123,7 +123,7 @@ class Evaluator:
         if self._tables is None:  # loaded on first use
             from . import bearoff
 
-            self._tables = bearoff.kernel_args() if self.bearoff else bearoff.dummy_kernel_args()
+            self._tables = bearoff.kernel_args(self.bearoff)
         return self._tables
 
     def evaluate(self, position: Position) -> Probabilities:

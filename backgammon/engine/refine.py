@@ -47,6 +47,7 @@ import numpy as np
 from ..progress import Progress
 from . import _kernels as K
 from . import _search_kernels as S
+from .bearoff import kernel_args as bearoff_tables
 from .evaluator import Evaluator, encode, equities
 from .network import Network, NetworkPair
 from .train import EVAL_SEED, RUNS_DIR, strength_vs, strength_vs_pubeval
@@ -95,12 +96,6 @@ class RefineConfig:
             raise ValueError("learning_rate must be > 0 and noise >= 0")
 
 
-def _bearoff_args() -> tuple[Any, ...]:
-    from . import bearoff
-
-    return bearoff.kernel_args()
-
-
 def sample(nets: NetworkPair, count: int, *, seed: int, noise: float,
            progress: Progress | None = None) -> NDArray[np.uint8]:
     """``count`` position keys (side on roll first) met in noisy 0-ply self-play games of
@@ -117,7 +112,7 @@ def sample(nets: NetworkPair, count: int, *, seed: int, noise: float,
     game = 0
     chunk = 200
     while done < count:
-        n = kernel(seed, game, chunk, noise, *nets.kernel_args(), True, *_bearoff_args(),
+        n = kernel(seed, game, chunk, noise, *nets.kernel_args(), True, *bearoff_tables(),
                    out[done:])
         done += int(n)
         game += chunk

@@ -43,6 +43,7 @@ import numpy as np
 from ..progress import Progress
 from . import _kernels as K
 from . import _search_kernels as S
+from .bearoff import kernel_args as bearoff_tables
 from .network import NetworkPair
 
 __all__ = ["Checkpoint", "main", "strength_vs", "strength_vs_pubeval", "train"]
@@ -102,16 +103,10 @@ def train(ckpt: Checkpoint, games: int) -> None:
     t = time.perf_counter()
     kernel: Any = K.train_games
     kernel(ckpt.seed, ckpt.games, games, ckpt.alpha, ckpt.lam, *ckpt.nets.kernel_args(),
-           ckpt.bearoff, *_bearoff_args(ckpt.bearoff), False, stats)
+           ckpt.bearoff, *bearoff_tables(ckpt.bearoff), False, stats)
     ckpt.seconds += time.perf_counter() - t
     ckpt.games += games
     ckpt.plies += int(stats[0])
-
-
-def _bearoff_args(use: bool) -> tuple[Any, ...]:
-    from . import bearoff
-
-    return bearoff.kernel_args() if use else bearoff.dummy_kernel_args()
 
 
 def strength_vs_pubeval(nets: NetworkPair, pairs: int, seed: int = EVAL_SEED,
@@ -137,7 +132,7 @@ def _duplicate_match(nets: NetworkPair, other: NetworkPair | None, pairs: int, s
     out = np.zeros(pairs)
     kernel: Any = S.match_nets
     kernel(seed, pairs, *nets.kernel_args(), *(other or nets).kernel_args(), other is None,
-           WEIGHTS_RACE, WEIGHTS_CONTACT, bearoff, *_bearoff_args(bearoff), out)
+           WEIGHTS_RACE, WEIGHTS_CONTACT, bearoff, *bearoff_tables(bearoff), out)
     per_game = out / 2.0
     se = float(per_game.std(ddof=1) / math.sqrt(pairs)) if pairs > 1 else 0.0
     return float(per_game.mean()), se
