@@ -146,7 +146,7 @@ def two_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                 else:
                     k = best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
                                   comp, boff, bfirst, x, h, v, bv)
-                    nxt = boards[k].copy()
+                    nxt = boards[k]  # _one_ply below works in its own scratch arrays
                 _one_ply(nxt, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
                          boards2, steps2, dies2, table2, st2, x, h, v, bv, nv)
                 _add_flipped(acc, w, nv)
@@ -218,7 +218,7 @@ def sample_positions(seed: int, first: int, count: int, noise: float,
             for i in range(25):
                 a += key[i]
                 b += key[25 + i]
-            if a == 0 or b == 0 or (bo and not is_contact(key) and is_bearoff(key)):
+            if a == 0 or b == 0 or (bo and is_bearoff(key)):
                 break
             d1 = roll_die(rng)
             d2 = roll_die(rng)
