@@ -64,6 +64,7 @@ __all__ = [
     "may_double",
     "resignation_level",
     "resignation_offer",
+    "resignation_points",
 ]
 
 #: What a bot's ``seed`` may be: an int, a :class:`random.Random` to draw from, or ``None``.
@@ -243,6 +244,23 @@ def last_roll_chances(position: Position) -> tuple[float, float, float] | None:
     return win / 36, gammon / 36, backgammon / 36
 
 
+def resignation_points(level: int, state: MatchState, receiver: int) -> int:
+    """What a resignation at ``level`` (1–3) is worth to ``receiver`` (a Match ID player),
+    in points: the level times the cube; a single game when the Jacoby rule applies (money,
+    cube centred, R25); in a match, at most the points the receiver still needs (R32).
+
+    >>> resignation_points(2, MatchState(cube_value=2, jacoby=False), 0)
+    4
+    >>> resignation_points(2, MatchState(match_length=5, score=(0, 4)), 1)
+    1
+    """
+    if state.is_money:
+        if state.jacoby and state.cube_owner is None:
+            level = 1
+        return level * state.cube_value
+    return min(level * state.cube_value, state.match_length - state.score[receiver])
+
+
 def resignation_offer(
     position: Position,
     state: MatchState,
@@ -288,9 +306,7 @@ def resignation_offer(
     need = state.match_length - state.score[opponent]
 
     def worth(level: int) -> int:
-        if state.is_money:
-            return (1 if state.jacoby and state.cube_owner is None else level) * state.cube_value
-        return min(level * state.cube_value, need)
+        return resignation_points(level, state, opponent)
 
     for level in (1, 2, 3):
         other = win + sum(p for k, p in chances.items() if worth(k) != worth(level))
@@ -431,10 +447,4 @@ class Bot(abc.ABC):
         >>> bot.resignation_value(2, MatchState(match_length=5, score=(0, 4), turn=1, resignation=1))
         1
         """
-        if state.is_money:
-            if state.jacoby and state.cube_owner is None:
-                level = 1
-            return level * state.cube_value
-        me = bot_player(state, answering=True)
-        away = state.match_length - state.score[me]
-        return min(level * state.cube_value, away)
+        return resignation_points(level, state, bot_player(state, answering=True))
