@@ -104,7 +104,7 @@ from .options import (
     script_arg,
     seconds_arg,
 )
-from .prompts import LEVEL_NAMES, LEVELS, Prompter, Quit, is_expert
+from .prompts import LEVEL_NAMES, LEVELS, Prompter, Quit, adviser_name
 from .savefile import SaveError
 
 if TYPE_CHECKING:
@@ -1460,7 +1460,7 @@ class ChouetteSession:
 
         c = self.chouette
         adviser = self.prompts.advisor()
-        who = "the expert network" if is_expert(adviser) else "pubeval"
+        who = adviser_name(adviser)
         phase = c.phase
         member = name if name != c.box else c.team[0]
         view = c.board(Side.BOX if name == c.box else Side.TEAM)

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from ..bots.base import Bot
     from ..position import LegalMoves
 
-__all__ = ["LEVELS", "LEVEL_NAMES", "Prompter", "Quit", "is_expert", "resignation_text"]
+__all__ = ["LEVELS", "LEVEL_NAMES", "Prompter", "Quit", "adviser_name", "is_expert", "resignation_text"]
 
 #: The words for a resignation level (R31), as typed: ``resign gammon``, ``resign bg`` ...
 LEVELS = {
@@ -87,6 +87,11 @@ def is_expert(adviser: Bot) -> bool:
     from ..bots.neural import ExpertBot
 
     return isinstance(adviser, ExpertBot)
+
+
+def adviser_name(adviser: Bot) -> str:
+    """How ``hint`` names its adviser: the expert network, or pubeval as the fallback."""
+    return "the expert network" if is_expert(adviser) else "pubeval"
 
 
 def _number(text: str) -> int | None:

@@ -52,7 +52,7 @@ from ..position import Position
 from . import savefile
 from .dice import SessionDice
 from .options import PlayOptions, default_autosave_path, mirror_corner, rules_in_effect
-from .prompts import LEVEL_NAMES, LEVELS, Prompter, Quit, is_expert, resignation_text
+from .prompts import LEVEL_NAMES, LEVELS, Prompter, Quit, adviser_name, is_expert, resignation_text
 from .view import MARKS, STYLES, render, scene_of
 
 __all__ = ["DEFAULT_SAVE_NAME", "Session", "make_console"]
@@ -772,7 +772,7 @@ class Session:
     def _resignation_hint(self, game: Game, player: int, level: int) -> None:
         """``hint`` at a resignation: the adviser's answer to it (R31)."""
         adviser = self.prompts.advisor()
-        name = "the expert network" if is_expert(adviser) else "pubeval"
+        name = adviser_name(adviser)
         accept = adviser.accept_resignation(game.board(player), self.match.match_state(), level)
         self._say(f"{name}'s advice: {'accept' if accept else 'decline'}.")
 
@@ -780,7 +780,7 @@ class Session:
         adviser = self.prompts.advisor()
         state = self.match.match_state()
         view = game.board(player)
-        name = "the expert network" if is_expert(adviser) else "pubeval"
+        name = adviser_name(adviser)
         if game.phase is Phase.CUBE:
             answer = adviser.respond_to_double(view, state)
             if answer is CubeResponse.BEAVER and not game.rules.beavers_apply:
