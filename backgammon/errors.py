@@ -11,7 +11,11 @@ True
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 __all__ = [
+    "Refusal",
     "BackgammonError",
     "InvalidIdError",
     "InvalidPositionError",
@@ -47,8 +51,54 @@ class AmbiguousMoveError(BackgammonError):
     """Move text that fits two or more legal plays with different resulting positions."""
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """Why an action is not allowed now, as data: a front end shows :attr:`reason` (a
+    sentence about the situation, with no Position ID and no rule number) and may cite
+    :attr:`rule` (``"R33"``; ``None`` when no numbered rule is involved).
+
+    ``action`` is the action's name (``"double"``, ``"roll"``, ``"play"``, ...) and
+    ``player`` who tried it (0 or 1 in a game or match, a name in a chouette; ``None`` when
+    not known).
+
+    >>> r = Refusal("double", 1, "R33", "nobody may double in the Crawford game")
+    >>> str(r)
+    'nobody may double in the Crawford game (R33)'
+    >>> Refusal.from_dict(r.to_dict()) == r
+    True
+    """
+
+    action: str
+    player: int | str | None
+    rule: str | None
+    reason: str
+
+    def __str__(self) -> str:
+        return self.reason if self.rule is None else f"{self.reason} ({self.rule})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (the wire format of a refusal)."""
+        return {"action": self.action, "player": self.player, "rule": self.rule, "reason": self.reason}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Refusal:
+        """Inverse of :meth:`to_dict`."""
+        return cls(data["action"], data.get("player"), data.get("rule"), data["reason"])
+
+
 class IllegalActionError(BackgammonError):
-    """A game action taken out of turn or against the rules (doubling after rolling...)."""
+    """A game action taken out of turn or against the rules (doubling after rolling...).
+
+    :attr:`refusal` says why as data (:class:`Refusal`) where the library knows it.
+
+    >>> e = IllegalActionError("double by player 1: ...", Refusal("double", 1, "R33", "no"))
+    >>> e.refusal.rule
+    'R33'
+    """
+
+    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
 
 
 class DiceExhaustedError(BackgammonError):
