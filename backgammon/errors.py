@@ -11,8 +11,11 @@ True
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
+
+_RULE_AT_END = re.compile(r"\s*\((R\d+)\)$")
 
 __all__ = [
     "Refusal",
@@ -28,7 +31,17 @@ __all__ = [
 
 
 class BackgammonError(ValueError):
-    """Base class of every error raised by the library for bad input or a bad action."""
+    """Base class of every error raised by the library for bad input or a bad action.
+
+    :attr:`refusal` says why as data (:class:`Refusal`) where the library knows it: every
+    :class:`IllegalActionError` of a game, match or chouette, and the
+    :class:`IllegalMoveError` (or :class:`AmbiguousMoveError`, :class:`InvalidMoveError`) of
+    a play; ``None`` otherwise.
+    """
+
+    def __init__(self, message: str = "", refusal: Refusal | None = None) -> None:
+        super().__init__(message)
+        self.refusal = refusal
 
 
 class InvalidIdError(BackgammonError):
@@ -44,7 +57,15 @@ class InvalidMoveError(BackgammonError):
 
 
 class IllegalMoveError(BackgammonError):
-    """A well-formed play that is not legal in this position with these dice."""
+    """A well-formed play that is not legal in this position with these dice.
+
+    >>> from backgammon import Position
+    >>> try:
+    ...     Position.initial().parse_move("24/21", (6, 5))
+    ... except IllegalMoveError as e:
+    ...     print(e.refusal)
+    24/21 is not a legal play of 6-5 here
+    """
 
 
 class AmbiguousMoveError(BackgammonError):
@@ -85,6 +106,21 @@ class Refusal:
         """Inverse of :meth:`to_dict`."""
         return cls(data["action"], data.get("player"), data.get("rule"), data["reason"])
 
+    @classmethod
+    def from_text(cls, action: str, player: int | str | None, text: str) -> Refusal:
+        """The refusal that a sentence ending in its rule number states: the inverse of
+        ``str()``.
+
+        >>> Refusal.from_text("roll", 0, "roll the dice first")
+        Refusal(action='roll', player=0, rule=None, reason='roll the dice first')
+        >>> Refusal.from_text("double", "ann", "the box doubles on its own turn (R28)").rule
+        'R28'
+        """
+        found = _RULE_AT_END.search(text)
+        if found is None:
+            return cls(action, player, None, text)
+        return cls(action, player, found[1], text[: found.start()])
+
 
 class IllegalActionError(BackgammonError):
     """A game action taken out of turn or against the rules (doubling after rolling...).
@@ -95,10 +131,6 @@ class IllegalActionError(BackgammonError):
     >>> e.refusal.rule
     'R33'
     """
-
-    def __init__(self, message: str, refusal: Refusal | None = None) -> None:
-        super().__init__(message)
-        self.refusal = refusal
 
 
 class DiceExhaustedError(BackgammonError):

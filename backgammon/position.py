@@ -24,7 +24,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
-from .errors import AmbiguousMoveError, IllegalMoveError, InvalidIdError, InvalidPositionError
+from .errors import AmbiguousMoveError, IllegalMoveError, InvalidIdError, InvalidPositionError, Refusal
 from .move import BAR, OFF, Move, Step, parse_hops
 
 if TYPE_CHECKING:
@@ -260,25 +260,34 @@ class Position:
         for step in hops:
             src, dst = step.src, step.dst
             if me[src - 1] == 0:
+                where = "the bar" if src == BAR else src
                 raise IllegalMoveError(
-                    f"{str(move)!r}: no checker on {'the bar' if src == BAR else src} in {self.position_id()}"
+                    f"{str(move)!r}: no checker on {where} in {self.position_id()}",
+                    _refused(None, f"{move} moves a checker from {where}, where there is none"),
                 )
             if me[24] and src != BAR:
-                raise IllegalMoveError(f"{str(move)!r}: enter from the bar first (R13) in {self.position_id()}")
+                raise IllegalMoveError(
+                    f"{str(move)!r}: enter from the bar first (R13) in {self.position_id()}",
+                    _refused("R13", f"{move} moves a checker while one is on the bar: enter from the bar first"),
+                )
             me[src - 1] -= 1
             if dst == OFF:
                 continue
             theirs = opp[24 - dst]
             if theirs >= 2:
                 me[src - 1] += 1
-                raise IllegalMoveError(f"{str(move)!r}: point {dst} is blocked (R3) in {self.position_id()}")
+                raise IllegalMoveError(
+                    f"{str(move)!r}: point {dst} is blocked (R3) in {self.position_id()}",
+                    _refused("R3", f"{move} lands on point {dst}, which is blocked"),
+                )
             me[dst - 1] += 1
             if theirs == 1:
                 opp[24 - dst] = 0
                 opp[24] += 1
         if any(s.dst == OFF for s in hops) and any(me[6:25]):
             raise IllegalMoveError(
-                f"{str(move)!r}: bearing off with checkers outside the home board (R16) in {self.position_id()}"
+                f"{str(move)!r}: bearing off with checkers outside the home board (R16) in {self.position_id()}",
+                _refused("R16", f"{move} bears off with checkers outside the home board"),
             )
         return Position._from_key(bytes(opp) + bytes(me))
 
@@ -301,12 +310,14 @@ class Position:
             if wanted.is_pass():
                 return wanted
             raise IllegalMoveError(
-                f"{text!r}: no legal play with {d1}-{d2} in {self.position_id()}; the turn passes"
+                f"{text!r}: no legal play with {d1}-{d2} in {self.position_id()}; the turn passes",
+                _refused("R11", f"with {d1}-{d2} no play is possible: the turn passes with the empty play"),
             )
         if wanted.is_pass():
             raise IllegalMoveError(
                 f"{text!r}: a play is required with {d1}-{d2} in {self.position_id()}"
-                f" (for example {legal[0]!s})"
+                f" (for example {legal[0]!s})",
+                _refused("R11", f"with {d1}-{d2} a play is required: {legal[0]} for example"),
             )
         # Where do the checkers go? (intermediate stops cancel out)
         me = list(self._key[:25]) + [15 - sum(self._key[:25])]  # index 25 = borne off
@@ -314,13 +325,19 @@ class Position:
             me[s.src - 1] -= 1
             me[(s.dst - 1) if s.dst else 25] += 1
         if min(me) < 0:
-            raise IllegalMoveError(f"{text!r}: moves checkers that are not there, in {self.position_id()}")
+            raise IllegalMoveError(
+                f"{text!r}: moves checkers that are not there in {self.position_id()}",
+                _refused(None, f"{text} moves checkers that are not there"),
+            )
         target = bytes(me[:25])
         opp = self._key[25:]
         blots = {25 - q for q in range(1, 25) if opp[q - 1] == 1}
         implied = {s.dst for s in hops if s.dst in blots or s.hit}
         if any(p not in blots for p in implied):
-            raise IllegalMoveError(f"{text!r}: marks a hit where there is no blot, in {self.position_id()}")
+            raise IllegalMoveError(
+                f"{text!r}: marks a hit where there is no blot in {self.position_id()}",
+                _refused("R10", f"{text} marks a hit where there is no blot"),
+            )
         candidates = [i for i in range(len(legal)) if legal.mover_after(i) == target]
         exact = [i for i in candidates if legal.hits(i) == implied]
         if len(exact) == 1:
@@ -332,19 +349,32 @@ class Position:
             sample = ", ".join(str(m) for m in list(legal)[:6])
             more = "" if len(legal) <= 6 else f" ... ({len(legal)} in all)"
             raise IllegalMoveError(
-                f"{text!r}: not a legal play of {d1}-{d2} in {self.position_id()}; legal: {sample}{more}"
+                f"{text!r}: not a legal play of {d1}-{d2} in {self.position_id()}; legal: {sample}{more}",
+                _refused(None, f"{text} is not a legal play of {d1}-{d2} here"),
             )
         options = " or ".join(str(legal[i]) for i in loose)
-        raise AmbiguousMoveError(f"{text!r}: could mean {options} in {self.position_id()}; say which")
+        raise AmbiguousMoveError(
+            f"{text!r}: could mean {options} in {self.position_id()}; say which",
+            _refused(None, f"{text} could mean {options}: say which"),
+        )
+
+
+def _refused(rule: str | None, reason: str) -> Refusal:
+    """Why a play is refused, as data (the player is filled in by the game)."""
+    return Refusal("play", None, rule, reason)
 
 
 def _check_dice(dice: Any, pos: Position) -> Dice:
     try:
         d1, d2 = (int(d) for d in dice)
     except (TypeError, ValueError):
-        raise IllegalMoveError(f"{dice!r}: dice are two numbers 1-6 (position {pos.position_id()})") from None
+        raise IllegalMoveError(
+            f"{dice!r}: dice are two numbers 1-6 (position {pos.position_id()})", _refused(None, "dice are two numbers 1-6")
+        ) from None
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-        raise IllegalMoveError(f"{dice!r}: dice are two numbers 1-6 (position {pos.position_id()})")
+        raise IllegalMoveError(
+            f"{dice!r}: dice are two numbers 1-6 (position {pos.position_id()})", _refused(None, "dice are two numbers 1-6")
+        )
     return d1, d2
 
 
