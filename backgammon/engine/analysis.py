@@ -475,7 +475,7 @@ def resignation_advice(
     >>> s = MatchState(player_on_roll=1, turn=0, resignation=1, jacoby=False)
     >>> a = resignation_advice(Position.initial(), s, 1)
     >>> a is not None and (a.accept, a.offered, a.points)
-    (False, 1.0, 1)
+    (True, 1.0, 1)
     """
     from ..bots.base import bot_player, max_win_level, resignation_level, resignation_points
     from ..bots.neural import _proper, cube_decision
