@@ -43,12 +43,13 @@ True
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
 from typing import Any
 
 from .dice import DiceSource, SecureDice
-from .errors import BackgammonError, IllegalActionError, IllegalMoveError, InvalidPositionError
+from .errors import BackgammonError, IllegalActionError, IllegalMoveError, InvalidPositionError, Refusal
 from .events import (
     FORMAT_VERSION,
     GAME_EVENT_TYPES,
@@ -336,7 +337,7 @@ class Game:
         """The legal plays of the current roll (:meth:`Position.legal_moves`). Empty when no
         play is possible: then the empty play must be submitted. Only in the play phase."""
         if self._phase is not Phase.PLAY:
-            raise self._illegal("legal moves", self._phase_reason(Action.PLAY) or "not in the play phase")
+            raise self._illegal(Action.PLAY, "legal moves", self._phase_reason(Action.PLAY) or "not in the play phase")
         if self._legal is None:
             assert self._dice is not None
             self._legal = self._position.legal_moves(self._dice)
@@ -348,16 +349,46 @@ class Game:
         >>> sorted(a.value for a in Game().legal_actions())
         ['roll']
         """
-        return frozenset(a for a in Action if self._why_not(a, player) is None)
+        return frozenset(a for a in Action if self._reason(a, player) is None)
 
     def can_double(self, player: int | None = None) -> bool:
         """True when the player on roll (or ``player``) may double now."""
-        return self._why_not(Action.DOUBLE, player) is None
+        return self._reason(Action.DOUBLE, player) is None
+
+    def why_not(self, action: Action | str, player: int | None = None) -> Refusal | None:
+        """Why ``action`` (an :class:`Action` or its value) is not allowed now (for
+        ``player`` if given, else for :attr:`to_act`), as a
+        :class:`~backgammon.errors.Refusal`; ``None`` exactly when it is one of
+        :meth:`legal_actions`.
+
+        >>> from backgammon.dice import ScriptedDice
+        >>> g = Game(dice=ScriptedDice([(3, 1)]))
+        >>> g.why_not(Action.ROLL) is None
+        True
+        >>> g.roll()
+        >>> g.why_not(Action.DOUBLE)
+        Refusal(action='double', player=0, rule='R28', reason='the dice are already rolled; a double comes before the roll')
+        """
+        action = Action(action)
+        reason = self._reason(action, player)
+        return None if reason is None else Refusal.from_text(action.value, self._actor(player), reason)
 
     # -- checking -----------------------------------------------------------------------
 
-    def _illegal(self, label: str, reason: str) -> IllegalActionError:
-        return IllegalActionError(f"{label}: {reason} [Position ID {self._position.position_id()}]")
+    def _actor(self, player: object) -> int | str | None:
+        """Who tries an action: ``player`` when given, else :attr:`to_act`."""
+        if player is None:
+            return self.to_act
+        return player if isinstance(player, (int, str)) and not isinstance(player, bool) else None
+
+    def _illegal(self, action: Action | str, label: str, reason: str, player: object = None) -> IllegalActionError:
+        """The error of a refused action: the message names it and the Position ID; its
+        :class:`~backgammon.errors.Refusal` holds the reason alone."""
+        name = action.value if isinstance(action, Action) else action
+        return IllegalActionError(
+            f"{label}: {reason} [Position ID {self._position.position_id()}]",
+            Refusal.from_text(name, self._actor(player), reason),
+        )
 
     def _phase_reason(self, action: Action) -> str | None:
         """Why ``action`` is not possible in this phase at all, or None."""
@@ -396,7 +427,8 @@ class Game:
     def _beaver_ok(self) -> bool:
         return self._rules.beavers_apply and self._rules.may_double_to(4 * self._cube)
 
-    def _why_not(self, action: Action, player: int | None) -> str | None:
+    def _reason(self, action: Action, player: int | None) -> str | None:
+        """Why ``action`` is refused, as a sentence ending in its rule number; None if allowed."""
         if player is not None and (not _is_int(player) or player not in (0, 1)):
             return f"player {player!r}: players are 0 and 1"
         reason = self._phase_reason(action)
@@ -423,9 +455,9 @@ class Game:
         return None
 
     def _require(self, action: Action, player: int | None, label: str) -> None:
-        reason = self._why_not(action, player)
+        reason = self._reason(action, player)
         if reason is not None:
-            raise self._illegal(label, reason)
+            raise self._illegal(action, label, reason, player)
 
     def _label(self, action: str, player: int | None) -> str:
         who = player if player is not None else self.to_act
@@ -450,9 +482,9 @@ class Game:
             try:
                 a, b = dice
             except (TypeError, ValueError):
-                raise self._illegal(label, "dice are two numbers 1-6") from None
+                raise self._illegal(Action.ROLL, label, "dice are two numbers 1-6", player) from None
             if not (_is_int(a) and _is_int(b) and 1 <= a <= 6 and 1 <= b <= 6):
-                raise self._illegal(label, "dice are two numbers 1-6")
+                raise self._illegal(Action.ROLL, label, "dice are two numbers 1-6", player)
             given = (a, b)
         if self._phase is Phase.OPENING:
             throws: list[tuple[int, int]] = []
@@ -461,7 +493,9 @@ class Game:
             else:
                 while not throws or throws[-1][0] == throws[-1][1]:
                     if len(throws) >= _MAX_OPENING_THROWS:
-                        raise self._illegal(label, f"the dice source threw {len(throws)} ties in a row")
+                        raise self._illegal(
+                            Action.ROLL, label, f"the dice source threw {len(throws)} ties in a row", player
+                        )
                     throws.append((self._source.die(), self._source.die()))
             for throw in throws:
                 self._opening_throw(throw)
@@ -509,20 +543,27 @@ class Game:
         text = move if isinstance(move, str) else str(move)
         label = self._label(f"play {text!r}", player)
         if not isinstance(move, (str, Move)):
-            raise self._illegal(label, f"{move!r} is not a Move or move text")
+            raise self._illegal(Action.PLAY, label, f"{move!r} is not a Move or move text", player)
         self._require(Action.PLAY, player, label)
         legal = self.legal_moves()
         dice = self._dice
         assert dice is not None
         pid = self._position.position_id()
+        roll = f"{dice[0]}-{dice[1]}"
+        actor = self._actor(player)
         if isinstance(move, str):
-            chosen = self._position.parse_move(move, dice)
+            try:
+                chosen = self._position.parse_move(move, dice)
+            except BackgammonError as exc:
+                exc.refusal = replace(exc.refusal or Refusal("play", None, None, str(exc)), player=actor)
+                raise
         else:
             chosen = move
         if not len(legal):
             if not chosen.is_pass():
                 raise IllegalMoveError(
-                    f"{label}: no legal play with {dice[0]}-{dice[1]} in {pid}; submit the empty play"
+                    f"{label}: no legal play with {roll} in {pid}; submit the empty play",
+                    Refusal("play", actor, "R11", f"with {roll} no play is possible: the turn passes with the empty play"),
                 )
             after = self._position.swap()
             played = chosen
@@ -531,13 +572,14 @@ class Game:
             if index is None:
                 if chosen.is_pass():
                     raise IllegalMoveError(
-                        f"{label}: a play is required with {dice[0]}-{dice[1]} in {pid} (R11)"
-                        f" (for example {legal[0]})"
+                        f"{label}: a play is required with {roll} in {pid} (R11) (for example {legal[0]})",
+                        Refusal("play", actor, "R11", f"with {roll} a play is required: {legal[0]} for example"),
                     )
                 sample = ", ".join(str(m) for m in legal[:6])
                 more = "" if len(legal) <= 6 else f" ... ({len(legal)} in all)"
                 raise IllegalMoveError(
-                    f"{label}: not a legal play of {dice[0]}-{dice[1]} in {pid}; legal: {sample}{more}"
+                    f"{label}: not a legal play of {roll} in {pid}; legal: {sample}{more}",
+                    Refusal("play", actor, None, f"{chosen} is not a legal play of {roll} here"),
                 )
             after = legal.position(index)
             played = legal[index]
@@ -613,7 +655,9 @@ class Game:
         self._require(Action.RESIGN, player, label)
         lvl = _LEVELS.get(level.lower()) if isinstance(level, str) else level
         if not isinstance(lvl, int) or isinstance(lvl, bool) or lvl not in (1, 2, 3):
-            raise self._illegal(label, "a resignation is of a single game, a gammon or a backgammon (1-3)")
+            raise self._illegal(
+                Action.RESIGN, label, "a resignation is of a single game, a gammon or a backgammon (1-3)", player
+            )
         resigner = self.to_act
         assert resigner is not None
         self._resign = (resigner, int(lvl))
@@ -687,7 +731,7 @@ class Game:
             try:
                 dice = (dice[0], dice[1])
             except (TypeError, IndexError):
-                raise game._illegal("set up", f"dice {dice!r} are not two numbers 1-6") from None
+                raise game._illegal("set_up", "set up", f"dice {dice!r} are not two numbers 1-6") from None
         event = SetUp(position.position_id(), player, cube, cube_owner, dice, double_offered)
         game._setup(event, position)
         return game
@@ -695,40 +739,40 @@ class Game:
     def _setup(self, event: SetUp, position: Position | None = None) -> None:
         label = "set up"
         if self._events:
-            raise self._illegal(label, "a set-up can only start a game's log")
+            raise self._illegal("set_up", label, "a set-up can only start a game's log")
         if position is None:
             position = Position.from_position_id(event.position_id)
         elif not isinstance(position, Position):
             raise InvalidPositionError(f"{position!r}: expected a Position")
         player, cube, owner = event.player, event.cube, event.cube_owner
         if not _is_int(player) or player not in (0, 1):
-            raise self._illegal(label, f"player {player!r}: players are 0 and 1")
+            raise self._illegal("set_up", label, f"player {player!r}: players are 0 and 1")
         if not _is_int(cube) or cube < 1 or cube & (cube - 1):
-            raise self._illegal(label, f"cube {cube!r} is not a power of 2 (R26)")
+            raise self._illegal("set_up", label, f"cube {cube!r} is not a power of 2 (R26)")
         if not self._rules.may_double_to(cube):
-            raise self._illegal(label, f"cube {cube} is past the limit of {self._rules.cube_limit} (R26)")
+            raise self._illegal("set_up", label, f"cube {cube} is past the limit of {self._rules.cube_limit} (R26)")
         if owner is not None and (not _is_int(owner) or owner not in (0, 1)):
-            raise self._illegal(label, f"cube owner {owner!r}: 0, 1 or None (centred)")
+            raise self._illegal("set_up", label, f"cube owner {owner!r}: 0, 1 or None (centred)")
         if owner is not None and cube == 1:
-            raise self._illegal(label, "a cube at 1 is centred (R26)")
+            raise self._illegal("set_up", label, "a cube at 1 is centred (R26)")
         if self._crawford and (cube != 1 or event.double_offered):
-            raise self._illegal(label, "the cube is out of play in the Crawford game (R33)")
+            raise self._illegal("set_up", label, "the cube is out of play in the Crawford game (R33)")
         if position.is_game_over():
             raise InvalidPositionError(f"{position.position_id()}: the game is already over")
         dice = event.dice
         if dice is not None:
             if not (_is_int(dice[0]) and _is_int(dice[1]) and 1 <= dice[0] <= 6 and 1 <= dice[1] <= 6):
-                raise self._illegal(label, f"dice {dice!r} are not two numbers 1-6")
+                raise self._illegal("set_up", label, f"dice {dice!r} are not two numbers 1-6")
             if event.double_offered:
-                raise self._illegal(label, "dice are rolled after the cube decision (R28)")
+                raise self._illegal("set_up", label, "dice are rolled after the cube decision (R28)")
         if event.double_offered:
             if owner is not None and owner != player:
                 raise self._illegal(
-                    label, f"player {player} cannot have doubled: player {owner} owns the cube (R27)"
+                    "set_up", label, f"player {player} cannot have doubled: player {owner} owns the cube (R27)"
                 )
             if not self._rules.may_double_to(2 * cube):
                 raise self._illegal(
-                    label, f"player {player} cannot have doubled: the cube is at its limit (R26)"
+                    "set_up", label, f"player {player} cannot have doubled: the cube is at its limit (R26)"
                 )
         self._position = position
         self._on_roll = player
@@ -752,11 +796,11 @@ class Game:
                 self._setup(event)
             elif isinstance(event, OpeningRoll):
                 if self._phase is not Phase.OPENING:
-                    raise self._illegal(f"opening roll {event.dice!r}", "the opening roll is over")
+                    raise self._illegal(Action.ROLL, f"opening roll {event.dice!r}", "the opening roll is over")
                 self.roll(event.dice)
             elif isinstance(event, Roll):
                 if self._phase is Phase.OPENING:
-                    raise self._illegal(f"roll {event.dice!r}", "the opening roll comes first")
+                    raise self._illegal(Action.ROLL, f"roll {event.dice!r}", "the opening roll comes first")
                 self.roll(event.dice, player=event.player)
             elif isinstance(event, Play):
                 self.play(event.move, player=event.player)
@@ -777,7 +821,7 @@ class Game:
             else:  # pragma: no cover - callers only pass primary events
                 raise BackgammonError(f"{event!r} is not an action")
         except BackgammonError as exc:
-            raise type(exc)(f"replaying event {index} ({event.type}): {exc}") from exc
+            raise type(exc)(f"replaying event {index} ({event.type}): {exc}", exc.refusal) from exc
 
     @classmethod
     def replay(
@@ -814,9 +858,9 @@ class Game:
             (i for i, e in enumerate(self._events) if e.primary and not isinstance(e, SetUp)), default=None
         )
         if cut is None:
-            raise self._illegal("undo", "there is nothing to undo")
+            raise self._illegal("undo", "undo", "there is nothing to undo")
         if self._on_end is not None and self._phase is Phase.OVER:
-            raise self._illegal("undo", "the game is over and counted in its match: undo through the match")
+            raise self._illegal("undo", "undo", "the game is over and counted in its match: undo through the match")
         removed = tuple(self._events[cut:])
         fresh = Game.replay(
             self._events[:cut], self._rules, score=self._score, crawford=self._crawford, dice=self._source
@@ -966,7 +1010,7 @@ class Game:
         """
         state = self.match_state()
         if state.game_state is not GameState.PLAYING or state.resignation:
-            raise self._illegal("xgid", "only a game in play with no resignation pending has an XGID")
+            raise self._illegal("xgid", "xgid", "only a game in play with no resignation pending has an XGID")
         limit = self._rules.cube_limit
         return XGID.from_match_state(
             state,
@@ -993,7 +1037,8 @@ class Game:
         """
         x = XGID.from_xgid(text)
         if x.cube_offer in (CubeOffer.BEAVER, CubeOffer.RACCOON):
-            raise IllegalActionError(f"{text!r}: a pending {x.cube_offer.name.lower()} cannot be set up")
+            what = f"a pending {x.cube_offer.name.lower()} cannot be set up"
+            raise IllegalActionError(f"{text!r}: {what}", Refusal("set_up", None, None, what))
         state = x.match_state()
         base = Rules() if rules is None else rules
         money = x.match_length == 0

@@ -40,7 +40,7 @@ from dataclasses import replace
 from typing import Any
 
 from .dice import DiceSource, SecureDice
-from .errors import BackgammonError, IllegalActionError
+from .errors import BackgammonError, IllegalActionError, Refusal
 from .events import (
     FORMAT_VERSION,
     Event,
@@ -210,7 +210,8 @@ class Match:
         """
         result = self._games[index].result
         if result is None:
-            raise IllegalActionError(f"game {index + 1} is not over")
+            what = f"game {index + 1} is not over"
+            raise IllegalActionError(what, Refusal("counted_points", None, None, what))
         if not self.length:
             return result.points
         before = self._starts[index].score[result.winner]
@@ -301,7 +302,10 @@ class Match:
         for i, event in enumerate(log):
             if event.primary:
                 if match.is_over():
-                    raise IllegalActionError(f"replaying event {i} ({event.type}): the match is over")
+                    raise IllegalActionError(
+                        f"replaying event {i} ({event.type}): the match is over (R32)",
+                        Refusal(event.type, getattr(event, "player", None), "R32", "the match is over"),
+                    )
                 match.game._dispatch(event, i)  # type: ignore[arg-type]
         _check_same_log(match.events, log)
         return match
@@ -313,7 +317,8 @@ class Match:
         cut = max((i for i, e in enumerate(log) if e.primary and not isinstance(e, SetUp)), default=None)
         if cut is None:
             raise IllegalActionError(
-                f"undo: there is nothing to undo [Position ID {self.game.position_id()}]"
+                f"undo: there is nothing to undo [Position ID {self.game.position_id()}]",
+                Refusal("undo", None, None, "there is nothing to undo"),
             )
         removed = tuple(log[cut:])
         fresh = self._replay_same(log[:cut])
