@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from ..bots.base import Bot
+    from ..matchid import MatchState
     from ..position import LegalMoves
 
 __all__ = ["LEVELS", "LEVEL_NAMES", "Prompter", "Quit", "adviser_name", "is_expert", "resignation_text"]
@@ -228,27 +229,32 @@ class Prompter:
         load (loaded on first use)."""
         if self._adviser is None:
             from ..bots import load
+            from ..engine.analysis import expert_bot
 
-            try:
-                self._adviser = load("expert")
-            except Exception:  # the engine cannot load (weights, numba): fall back
-                self._adviser = load("pubeval")
+            self._adviser = expert_bot() or load("pubeval")
         return self._adviser
 
     def list_plays(self, legal: LegalMoves) -> None:
-        """``list``: the legal plays, numbered, in columns."""
+        """``list``: the legal plays, best first (the adviser's 0-ply order), each with its
+        number in the legal order (the number :meth:`read_play` accepts), in columns."""
         from rich.columns import Columns
         from rich.text import Text
+
+        from ..engine.analysis import rank_plays
+        from .advice import list_items, list_title
 
         if not len(legal):
             self.say("No legal play: press Enter to pass the turn.")
             return
-        items = [Text(f"{i:>3}. {move}") for i, move in enumerate(legal, 1)]
-        self.say(f"{len(legal)} legal play{'s' if len(legal) != 1 else ''} (type a number to choose one):")
+        self.say(list_title(len(legal)))
+        items = [Text(item) for item in list_items(rank_plays(legal, plies=0))]
         self.console.print(Columns(items, padding=(0, 3), column_first=True))
 
-    def hint(self, legal: LegalMoves, rest: str) -> None:
-        """``hint [N]``: the adviser's N best plays (default 5), ``rest`` being N."""
+    def hint(self, legal: LegalMoves, rest: str, state: MatchState | None = None) -> None:
+        """``hint [N]``: the adviser's N best plays (default 5), ``rest`` being N; in a
+        match (``state``) ranked by match winning chances, else by cubeless equity."""
+        from .advice import hint_lines
+
         if not len(legal):
             self.say("No legal play: press Enter to pass the turn.")
             return
@@ -259,47 +265,5 @@ class Prompter:
                 self.error(f"{rest!r}: `hint` takes a number of plays, 1-50 (like `hint 10`).")
                 return
             count = number
-        adviser = self.advisor()
-        if is_expert(adviser):
-            from ..bots.neural import ExpertBot
-            from ..engine.evaluator import equities, flip_outputs
-            from ..engine.probabilities import Probabilities
-
-            assert isinstance(adviser, ExpertBot)
-            ev = adviser.evaluator
-            eq0 = ev.play_equities(legal)
-            # the best plays at 0 ply are looked at again 1 ply deeper (every reply); the
-            # opponent is on roll after each: its outputs are turned to the mover's side
-            top = sorted(range(len(legal)), key=lambda i: (-float(eq0[i]), i))[:count]
-            deep = ev.outputs_at(legal.boards[top], 1)
-            outs = flip_outputs(deep)
-            eq1 = equities(outs)
-            scores = {i: float(e) for i, e in zip(top, eq1, strict=True)}
-            probs_of = {i: o for i, o in zip(top, outs, strict=True)}
-            title = ("the expert network's ranking of the {n} legal plays (cubeless equity; "
-                     "the best at 0 ply, looked at 1 ply deep):")
-            column = "equity"
-        else:
-            from ..bots.pubeval import PubEvalBot
-
-            assert isinstance(adviser, PubEvalBot)
-            probs_of = {}
-            raw = adviser.scores(legal)
-            scores = {i: float(raw[i]) for i in range(len(legal))}
-            title = "pubeval's ranking of the {n} legal plays (higher scores are better):"
-            column = "score"
-        order = sorted(scores, key=lambda i: (-scores[i], i))[:count]
-        best = scores[order[0]]
-        self.say(title.format(n=len(legal)))
-        width = max(24, *(len(str(legal[i])) for i in order))
-        self.say(f"  rank  {'play':<{width}}  {column:>8}  {'vs best':>8}  list")
-        for rank, i in enumerate(order, 1):
-            diff = "" if rank == 1 else f"{scores[i] - best:+.3f}"
-            self.say(f"  {rank:>4}  {legal[i]!s:<{width}}  {scores[i]:8.3f}  {diff:>8}  #{i + 1}")
-        if probs_of:
-            probs = Probabilities.from_outputs(probs_of[order[0]].tolist())
-            self.say(
-                f"  best play: win {probs.win:.1%} (gammon {probs.win_gammon:.1%}, "
-                f"backgammon {probs.win_backgammon:.1%}), lose gammon {probs.lose_gammon:.1%} "
-                f"(backgammon {probs.lose_backgammon:.1%})"
-            )
+        for line in hint_lines(legal, state, count):
+            self.say(line)
