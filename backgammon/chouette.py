@@ -122,7 +122,7 @@ from enum import Enum
 from typing import Any, ClassVar
 
 from .dice import DiceSource, SecureDice
-from .errors import BackgammonError, IllegalActionError
+from .errors import BackgammonError, IllegalActionError, Refusal
 from .events import AutomaticDouble as _GameAutomaticDouble
 from .events import OpeningRoll as _GameOpeningRoll
 from .events import Play as _GamePlay
@@ -925,7 +925,10 @@ class Chouette:
     def legal_moves(self) -> LegalMoves:
         """The legal plays of the current roll (empty: submit the empty play ``""``)."""
         if self.phase is not ChouettePhase.PLAY:
-            raise IllegalActionError(f"legal moves: not in the play phase ({self.status()})")
+            raise IllegalActionError(
+                f"legal moves: not in the play phase ({self.status()})",
+                Refusal("play", self.on_roll, None, "not in the play phase"),
+            )
         return self._game.legal_moves()
 
     @property
@@ -960,7 +963,25 @@ class Chouette:
         (['roll'], [])
         """
         self._check_name(player)
-        return frozenset(a for a in ChouetteAction if self._why_not(a, player) is None)
+        return frozenset(a for a in ChouetteAction if self._reason(a, player) is None)
+
+    def why_not(self, action: ChouetteAction | str, player: str) -> Refusal | None:
+        """Why ``player`` may not take ``action`` (a :class:`ChouetteAction` or its value)
+        now, as a :class:`~backgammon.errors.Refusal`; ``None`` exactly when it is one of
+        :meth:`legal_actions`. A name that is not a player's raises
+        :class:`~backgammon.errors.IllegalActionError`.
+
+        >>> from backgammon.dice import ScriptedDice
+        >>> c = Chouette(["x", "y", "z"], dice=ScriptedDice([1, 2, 3]))
+        >>> c.why_not(ChouetteAction.ROLL, "z") is None
+        True
+        >>> c.why_not(ChouetteAction.ROLL, "x")
+        Refusal(action='roll', player='x', rule='R4', reason='the box (z) and the captain (y) throw the opening roll')
+        """
+        action = ChouetteAction(action)
+        self._check_name(player, action)
+        reason = self._reason(action, player)
+        return None if reason is None else Refusal.from_text(action.value, player, reason)
 
     def options(self) -> dict[str, frozenset[ChouetteAction]]:
         """Every player who may act now, with their legal actions (in :attr:`players` order)."""
@@ -978,7 +999,8 @@ class Chouette:
         """
         self._check_name(member)
         if member not in self._stakes:
-            raise IllegalActionError(f"match state of {member!r}: the box has no stake of its own")
+            what = "the box has no stake of its own"
+            raise IllegalActionError(f"match state of {member!r}: {what}", Refusal("match_state", member, None, what))
         stake = self._stakes[member]
         owner = None if stake.owner is None else (0 if stake.owner == self._box else 1)
         phase = self.phase
@@ -1016,10 +1038,17 @@ class Chouette:
 
     # -- checking ---------------------------------------------------------------------------
 
-    def _check_name(self, player: object) -> None:
+    def _check_name(self, player: object, action: ChouetteAction | None = None) -> None:
         if not isinstance(player, str) or player not in self._players:
+            what = f"{player!r} is not a player of this chouette (players: {', '.join(self._players)})"
             raise IllegalActionError(
-                f"{player!r} is not a player of this chouette (players: {', '.join(self._players)})"
+                what,
+                Refusal(
+                    "act" if action is None else action.value,
+                    player if isinstance(player, str) else None,
+                    None,
+                    what,
+                ),
             )
 
     def _in_game(self, player: str) -> bool:
@@ -1033,15 +1062,23 @@ class Chouette:
         if p.phase is ChouettePhase.CONSENT:
             return f"a double proposed by {p.by} awaits the consent of {waiting} (R39)"
         if p.phase is ChouettePhase.TEAM_DOUBLE:
-            return f"the team has doubled: the box ({self._box}) must take, pass or beaver first"
+            return f"the team has doubled: the box ({self._box}) must {self._answers(p.waiting)} first"
         if p.phase is ChouettePhase.BOX_DOUBLE:
-            return f"the box has doubled: {waiting} must take, pass or beaver first (R40)"
+            return f"the box has doubled: {waiting} must {self._answers(p.waiting)} first (R40)"
         return (
             f"{p.by} offers to resign a {_LEVEL_NAMES[p.level]}: {waiting} must accept or decline first (R31)"
         )
 
-    def _why_not(self, action: ChouetteAction, player: str) -> str | None:
-        """Why ``player`` may not take ``action`` now, or ``None`` when they may."""
+    def _answers(self, waiting: tuple[str, ...]) -> str:
+        """The answers to a double that ``waiting`` may give: beaver only when one of them
+        may beaver (R30, R26)."""
+        if any(self._beaver_reason(w) is None for w in waiting):
+            return "take, pass or beaver"
+        return "take or pass"
+
+    def _reason(self, action: ChouetteAction, player: str) -> str | None:
+        """Why ``player`` may not take ``action`` now, as a sentence ending in its rule
+        number, or ``None`` when they may."""
         Ph = ChouettePhase
         phase = self.phase
         if action is ChouetteAction.NEXT_GAME:
@@ -1152,10 +1189,12 @@ class Chouette:
         return None
 
     def _require(self, action: ChouetteAction, player: str, label: str) -> None:
-        self._check_name(player)
-        reason = self._why_not(action, player)
+        self._check_name(player, action)
+        reason = self._reason(action, player)
         if reason is not None:
-            raise IllegalActionError(f"{label} by {player}: {reason}")
+            raise IllegalActionError(
+                f"{label} by {player}: {reason}", Refusal.from_text(action.value, player, reason)
+            )
 
     # -- actions: the board -----------------------------------------------------------------
 
@@ -1188,7 +1227,8 @@ class Chouette:
         try:
             self._game.play(move)
         except BackgammonError as exc:
-            raise type(exc)(f"{player}: {exc}") from None
+            refusal = exc.refusal or Refusal("play", None, None, str(exc))
+            raise type(exc)(f"{player}: {exc}", replace(refusal, player=player)) from None
         played = next(e for e in self._game.events[before:] if isinstance(e, _GamePlay))
         self._events.append(Play(player, played.move))
         result = self._game.result
@@ -1305,9 +1345,8 @@ class Chouette:
         self._require(ChouetteAction.RESIGN, player, label)
         lvl = _LEVELS.get(level.strip().lower()) if isinstance(level, str) else level
         if not _is_int(lvl) or lvl not in (1, 2, 3):
-            raise IllegalActionError(
-                f"{label} by {player}: a resignation is of a single game, a gammon or a backgammon (1-3)"
-            )
+            what = "a resignation is of a single game, a gammon or a backgammon (1-3)"
+            raise IllegalActionError(f"{label} by {player}: {what}", Refusal("resign", player, None, what))
         assert isinstance(lvl, int)
         self._events.append(Resign(player, lvl))
         waiting = self.team if player == self._box else (self._box,)
@@ -1386,7 +1425,10 @@ class Chouette:
         Either way the next in line becomes captain.
         """
         if self._winner is None:
-            raise IllegalActionError(f"next game: the game is not over ({self.status()})")
+            raise IllegalActionError(
+                f"next game: the game is not over ({self.status()})",
+                Refusal("next_game", None, None, "the game is not over"),
+            )
         self._events.append(NextGame())
         captain, rest = self._line[0], self._line[1:]
         if self._winner is Side.BOX:  # R37
@@ -1401,11 +1443,13 @@ class Chouette:
     def _dispatch(self, event: ChouetteEvent) -> None:
         if isinstance(event, OpeningRoll):
             if self.phase is not ChouettePhase.OPENING:
-                raise IllegalActionError("the opening roll is over")
+                raise IllegalActionError("the opening roll is over", Refusal("roll", None, None, "the opening roll is over"))
             self.roll(event.dice, player=self._box)
         elif isinstance(event, Roll):
             if self.phase is ChouettePhase.OPENING:
-                raise IllegalActionError("the opening roll comes first")
+                raise IllegalActionError(
+                    "the opening roll comes first", Refusal("roll", event.player, "R4", "the opening roll comes first")
+                )
             self.roll(event.dice, player=event.player)
         elif isinstance(event, Play):
             self.play(event.move, player=event.player)
@@ -1475,7 +1519,7 @@ class Chouette:
             try:
                 session._dispatch(event)
             except BackgammonError as exc:
-                raise type(exc)(f"replaying event {i} ({event.type}): {exc}") from exc
+                raise type(exc)(f"replaying event {i} ({event.type}): {exc}", exc.refusal) from exc
         _check_same_log(session._events, log)
         return session
 
@@ -1489,7 +1533,9 @@ class Chouette:
             default=None,
         )
         if cut is None:
-            raise IllegalActionError("undo: there is nothing to undo")
+            raise IllegalActionError(
+                "undo: there is nothing to undo", Refusal("undo", None, None, "there is nothing to undo")
+            )
         if isinstance(self._events[cut], OpeningRoll):  # the whole opening, ties included
             while cut > 0 and isinstance(self._events[cut - 1], (OpeningRoll, AutomaticDouble)):
                 cut -= 1
@@ -1602,7 +1648,7 @@ class Chouette:
             who = self.on_roll
             extra = ""
             if self.side_on_roll is Side.BOX:
-                extra = " or double" if self._why_not(ChouetteAction.DOUBLE, self._box) is None else ""
+                extra = " or double" if self._reason(ChouetteAction.DOUBLE, self._box) is None else ""
             elif self._double_reason(self._mover) is None:
                 extra = " (the team may propose a double)"
             what = f"{who} to roll{extra}"

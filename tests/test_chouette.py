@@ -749,7 +749,7 @@ def random_step(c: Chouette, rng: random.Random, bot: Bot) -> None:
         return
     options = c.options()
     for who, actions in options.items():  # every offered action is legal for its player
-        assert actions and all(c._why_not(a, who) is None for a in actions)
+        assert actions and all(c.why_not(a, who) is None for a in actions)
     if phase is P.PLAY:
         if rng.random() < 0.01:
             c.resign(rng.randint(1, 3), player=rng.choice([p for p, a in options.items() if A.RESIGN in a]))
