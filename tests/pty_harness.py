@@ -2,7 +2,7 @@
 
 Shared by ``test_terminal_pty.py`` (``backgammon play``) and ``test_terminal_chouette.py``
 (``backgammon chouette``): the real program runs in a temporary folder with ``NO_COLOR=1``
-and ``TERM=dumb`` (plain text), ``--delay 0``, 120 columns, and without ``XDG_STATE_HOME``
+and ``TERM=dumb`` (plain text), ``--delay 0``, 120 columns, and without ``XDG_STATE_HOME`` and ``HOME`` (so the default save files go to the temporary folder)
 unless a test sets it. What it prints is kept with ``\\n`` line ends.
 """
 
@@ -27,7 +27,7 @@ class Terminal:
     COMMAND: ClassVar[str]
 
     def __init__(self, args: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
-        environment = {k: v for k, v in os.environ.items() if k not in ("XDG_STATE_HOME", "COLUMNS", "LINES")}
+        environment = {k: v for k, v in os.environ.items() if k not in ("XDG_STATE_HOME", "HOME", "COLUMNS", "LINES")}
         environment.update(
             {"NO_COLOR": "1", "TERM": "dumb", "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "utf-8"}
         )

@@ -73,6 +73,7 @@ class Run:
 def _in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    monkeypatch.delenv("HOME", raising=False)  # the default save files go to ./
     monkeypatch.delenv("NO_COLOR", raising=False)
 
 

@@ -49,16 +49,13 @@ True
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING
 
 from ..chouette import (
     Accept,
@@ -90,22 +87,23 @@ from ..chouette import (
 from ..errors import BackgammonError
 from ..events import ResultKind
 from ..move import Move
-from ..rules import Rules
 from .dice import SessionDice
-from .options import (
-    COLOURS,
-    DEFAULT_DELAY,
-    HUMAN,
-    RULES_ARGUMENTS,
-    add_rules_arguments,
-    non_negative_int_arg,
-    rules_from_args,
-    rules_in_effect,
-    script_arg,
-    seconds_arg,
+from .chouette_options import (
+    DEFAULT_AUTOSAVE_NAME,
+    DEFAULT_SAVE_NAME,
+    GAME_ARGUMENTS,
+    ChouetteOptions,
+    add_chouette_arguments,
+    default_autosave_path,
+    default_save_path,
+    display_changes,
+    options_from_args,
+    parse_players,
 )
+from .options import HUMAN, mirror_corner, rules_in_effect
 from .prompts import LEVEL_NAMES, LEVELS, Prompter, Quit, adviser_name
-from .savefile import SaveError
+from .savefile import load_chouette as load
+from .savefile import save_chouette as save
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -129,15 +127,8 @@ __all__ = [
     "seat_table",
 ]
 
-#: File name of the automatic save in the current folder (without ``$XDG_STATE_HOME``);
-#: not the one of ``backgammon play``, so neither overwrites the other.
-DEFAULT_AUTOSAVE_NAME = "backgammon-chouette-autosave.json"
-#: The file ``save`` writes when given no name (and no file was resumed).
-DEFAULT_SAVE_NAME = "backgammon-chouette.json"
-
 _A = ChouetteAction
 _P = ChouettePhase
-_NAME = re.compile(r"^[^\s,=:]{1,20}$")
 _KIND_TEXT = {
     ResultKind.SINGLE: "a single game",
     ResultKind.GAMMON: "a gammon",
@@ -145,24 +136,6 @@ _KIND_TEXT = {
     ResultKind.RESIGNED: "a resignation",
     ResultKind.PASSED: "a passed double",
 }
-_SAVE_KEY = "terminal"
-_SAVE_VERSION = 1
-
-
-def default_autosave_path() -> Path:
-    """Where a chouette is saved on end of input, Ctrl-C or an error:
-    ``$XDG_STATE_HOME/backgammon/chouette-autosave.json`` when ``XDG_STATE_HOME`` is set,
-    else ``./backgammon-chouette-autosave.json``.
-
-    >>> import os; os.environ.pop("XDG_STATE_HOME", None) and None
-    >>> default_autosave_path().name
-    'backgammon-chouette-autosave.json'
-    """
-    state = os.environ.get("XDG_STATE_HOME")
-    if state:
-        return Path(state) / "backgammon" / "chouette-autosave.json"
-    return Path(DEFAULT_AUTOSAVE_NAME)
-
 
 def _points(n: int) -> str:
     return f"{n} point{'s' if n != 1 else ''}"
@@ -176,504 +149,6 @@ def _ordinal(n: int) -> str:
     """
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
-
-
-# -- the seats and the options ----------------------------------------------------------
-
-#: A seat as the command line gives it: (name, or ``None`` for a bot to be named after its
-#: kind; ``"human"`` or a bot's registered name).
-RawSeat = tuple[str | None, str]
-
-
-def _check_name(name: str) -> str:
-    if not _NAME.match(name) or not name.isprintable():
-        raise BackgammonError(
-            f"{name!r} is not a player's name: one word of up to 20 characters, without , = or :"
-        )
-    return name
-
-
-def _bot_kind(kind: str) -> str:
-    from ..bots import available
-
-    value = kind.strip().lower()
-    if value not in available():
-        raise BackgammonError(f"{kind!r} is not a bot: the bots are {', '.join(available())}")
-    return value
-
-
-def parse_players(text: str) -> list[RawSeat]:
-    """The seats of ``--players``: names separated by commas; ``bot:KIND`` (or
-    ``bot:KIND=NAME``) is a bot, ``human:NAME`` or a plain name a person.
-
-    >>> parse_players("Ann, Bob,bot:pubeval,bot:random=Rex")
-    [('Ann', 'human'), ('Bob', 'human'), (None, 'pubeval'), ('Rex', 'random')]
-    >>> parse_players("Ann,,Bob")
-    Traceback (most recent call last):
-    ...
-    backgammon.errors.BackgammonError: 'Ann,,Bob': an empty name between commas
-    """
-    seats: list[RawSeat] = []
-    for item in (part.strip() for part in text.split(",")):
-        if not item:
-            raise BackgammonError(f"{text!r}: an empty name between commas")
-        prefix, colon, rest = item.partition(":")
-        if colon and prefix.lower() == "bot":
-            seats.append(_parse_bot(rest))
-        elif colon and prefix.lower() == HUMAN:
-            seats.append((_check_name(rest.strip()), HUMAN))
-        else:
-            seats.append((_check_name(item), HUMAN))
-    return seats
-
-
-def _parse_bot(text: str) -> RawSeat:
-    """``KIND`` or ``KIND=NAME``.
-
-    >>> _parse_bot("pubeval=Pete")
-    ('Pete', 'pubeval')
-    """
-    kind, equals, name = text.partition("=")
-    return (_check_name(name.strip()) if equals else None, _bot_kind(kind))
-
-
-def _resolve_names(raw: Sequence[RawSeat]) -> tuple[tuple[str, str], ...]:
-    """Name the bots that have no name after their kind (``pubeval``, ``pubeval-2`` ...),
-    keeping clear of every other name; names are unique regardless of case.
-
-    >>> _resolve_names([("Ann", "human"), (None, "pubeval"), (None, "pubeval")])
-    (('Ann', 'human'), ('pubeval', 'pubeval'), ('pubeval-2', 'pubeval'))
-    >>> _resolve_names([("Ann", "human"), ("ann", "human")])
-    Traceback (most recent call last):
-    ...
-    backgammon.errors.BackgammonError: each player's name once: 'ann' is given twice
-    """
-    taken: set[str] = set()
-    for name, _ in raw:
-        if name is None:
-            continue
-        if name.lower() in taken:
-            raise BackgammonError(f"each player's name once: {name!r} is given twice")
-        taken.add(name.lower())
-    out: list[tuple[str, str]] = []
-    for name, kind in raw:
-        if name is None:
-            name, n = kind, 1
-            while name.lower() in taken:
-                n += 1
-                name = f"{kind}-{n}"
-            taken.add(name.lower())
-        out.append((name, kind))
-    return tuple(out)
-
-
-@dataclass(frozen=True)
-class ChouetteOptions:
-    """Everything ``backgammon chouette`` was asked for; saved with the chouette.
-
-    * ``seats`` — (name, ``"human"`` or a bot's name) for every player, in the order given
-      (the roll-off, R35, decides the seats);
-    * ``rules`` — the :class:`~backgammon.rules.Rules` of every game (money play);
-    * ``seed`` / ``dice_script`` — reproducible dice (and the bots' seeds);
-    * ``games`` — stop after this many games (``None``: ask after each game);
-    * ``colour``, ``delay`` (seconds after each bot action), ``auto_roll`` (roll at once
-      when no double is possible), ``autosave`` (``None``: :func:`default_autosave_path`).
-
-    >>> opts = ChouetteOptions((("Ann", "human"), ("Bob", "human"), ("pubeval", "pubeval")))
-    >>> opts.names, opts.humans, opts.is_bot("pubeval")
-    (('Ann', 'Bob', 'pubeval'), ('Ann', 'Bob'), True)
-    >>> ChouetteOptions.from_dict(opts.to_dict()) == opts
-    True
-    >>> ChouetteOptions((("Ann", "human"), ("Bob", "human")))
-    Traceback (most recent call last):
-    ...
-    backgammon.errors.BackgammonError: a chouette needs 3 or more players; got 2 (Ann, Bob): add some, like --bot pubeval
-    """
-
-    seats: tuple[tuple[str, str], ...]
-    rules: Rules = field(default_factory=Rules)
-    seed: int | None = None
-    dice_script: tuple[int, ...] = ()
-    games: int | None = None
-    colour: str = "auto"
-    delay: float = DEFAULT_DELAY
-    auto_roll: bool = True
-    autosave: str | None = None
-
-    def __post_init__(self) -> None:
-        seats = self.seats
-        if not isinstance(seats, tuple) or not all(
-            isinstance(s, tuple) and len(s) == 2 and all(isinstance(x, str) for x in s) for s in seats
-        ):
-            raise BackgammonError(f"seats {seats!r}: expected (name, kind) pairs")
-        _resolve_names(seats)  # unique names
-        for name, kind in seats:
-            _check_name(name)
-            if kind != HUMAN:
-                _bot_kind(kind)
-        if len(seats) < 3:
-            names = ", ".join(name for name, _ in seats)
-            raise BackgammonError(
-                f"a chouette needs 3 or more players; got {len(seats)}"
-                + (f" ({names})" if names else "")
-                + ": add some, like --bot pubeval"
-            )
-        if not isinstance(self.rules, Rules) or not self.rules.is_money:
-            raise BackgammonError("a chouette is money play (no match length)")
-        if self.games is not None and (
-            not isinstance(self.games, int) or isinstance(self.games, bool) or self.games < 1
-        ):
-            raise BackgammonError(f"games {self.games!r}: a number of games >= 1")
-        if self.colour not in COLOURS:
-            raise BackgammonError(f"colour {self.colour!r}: one of {', '.join(COLOURS)}")
-        if not isinstance(self.delay, (int, float)) or isinstance(self.delay, bool) or self.delay < 0:
-            raise BackgammonError(f"delay {self.delay!r}: a number of seconds >= 0")
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """Every player's name, in the order given."""
-        return tuple(name for name, _ in self.seats)
-
-    @property
-    def humans(self) -> tuple[str, ...]:
-        """The people at the keyboard."""
-        return tuple(name for name, kind in self.seats if kind == HUMAN)
-
-    def kind(self, name: str) -> str:
-        """``"human"`` or the bot's registered name for the player ``name``."""
-        return dict(self.seats)[name]
-
-    def is_bot(self, name: str) -> bool:
-        """True when ``name`` is played by the computer."""
-        return self.kind(name) != HUMAN
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict (the rules as :meth:`Rules.to_dict`)."""
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, Rules):
-                value = value.to_dict()
-            elif f.name == "seats":
-                value = [list(seat) for seat in value]
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[f.name] = value
-        return out
-
-    @classmethod
-    def from_dict(cls, data: Any) -> ChouetteOptions:
-        """Inverse of :meth:`to_dict`; unknown keys are an error."""
-        if not isinstance(data, dict):
-            raise BackgammonError(f"options {data!r}: expected a JSON object")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise BackgammonError(f"options: unknown field(s) {', '.join(unknown)}")
-        kwargs = dict(data)
-        try:
-            kwargs["seats"] = tuple((str(name), str(kind)) for name, kind in data.get("seats", []))
-            if "rules" in kwargs:
-                kwargs["rules"] = Rules.from_dict(kwargs["rules"])
-            if "dice_script" in kwargs:
-                kwargs["dice_script"] = tuple(int(d) for d in kwargs["dice_script"])
-            return cls(**kwargs)
-        except (TypeError, ValueError) as exc:
-            raise BackgammonError(f"options {data!r}: {exc}") from None
-
-    def with_display(self, **changes: Any) -> ChouetteOptions:
-        """A copy with display options changed (those given as not ``None``)."""
-        return replace(self, **{k: v for k, v in changes.items() if v is not None})
-
-
-# -- the command line ---------------------------------------------------------------------
-
-_DESCRIPTION = """\
-A chouette (RULES.md R35-R41) in the terminal: three or more players, people at one
-keyboard and bots. The roll-off seats everyone: the highest is in the box and plays alone
-against the team; the second is the captain, who moves for the team; the rest stand in line
-behind. Every team member plays for their own stake. After each game the seats rotate
-(R37, R38) and the ledger is shown.
-
-Each prompt starts with the name of who must answer it. A play is typed in notation
-(24/18 13/11, bar/22*, 6/off) or as a number from `list`, then Enter (or `done`) to confirm
-it, `undo` to take it back. The box may `double` the whole team before rolling (each member
-then answers `take` or `pass` alone, R40); the team's double is proposed with `double` (or
-`double NAME` by another member at the keyboard) and needs every member's `agree` (R39).
-Other commands: resign [single|gammon|backgammon], accept, decline, list, hint, board,
-status, save [FILE], quit, help.
-"""
-
-_EPILOG = """\
-exit status: 0 when the session ends normally or on end of input (Ctrl-D; the chouette is
-saved first); 130 after Ctrl-C (saved first); 1 after an unexpected error (saved first);
-2 for bad options or a save file that cannot be read.
-
-examples:
-  backgammon chouette --human Ann --human Bob --bot pubeval
-  backgammon chouette --players Ann,Bob,bot:pubeval,bot:random --jacoby
-  backgammon chouette --bot pubeval --bot random --bot pubeval --games 3 --delay 0   (a demo)
-  backgammon chouette --human Ann --bot pubeval --bot random=Rex --seed 7
-  backgammon chouette --resume chouette.json
-"""
-
-
-class _AddSeats(argparse.Action):
-    """Appends the seats of ``--human``, ``--bot`` and ``--players`` to one list, in the
-    order they are given."""
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: str | Sequence[Any] | None,
-        option_string: str | None = None,
-    ) -> None:
-        seats = list(getattr(namespace, self.dest, None) or [])
-        seats.extend(values or [])
-        setattr(namespace, self.dest, seats)
-
-
-def _arg(parse: Callable[[str], Any]) -> Callable[[str], Any]:
-    """An argparse ``type`` that turns a :class:`BackgammonError` into a usage error."""
-
-    def convert(text: str) -> Any:
-        try:
-            return parse(text)
-        except BackgammonError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    convert.__name__ = parse.__name__.strip("_")
-    return convert
-
-
-def _human_seat(text: str) -> list[RawSeat]:
-    return [(_check_name(text.strip()), HUMAN)]
-
-
-def _bot_seat(text: str) -> list[RawSeat]:
-    return [_parse_bot(text)]
-
-
-def _positive_int(text: str) -> int:
-    value = non_negative_int_arg(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: at least 1")
-    return value
-
-
-def add_chouette_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the ``chouette`` sub-command's options to ``parser`` (its description and epilog
-    too). Display options default to ``None`` so that ``--resume`` can tell which were
-    given."""
-    from ..bots import available
-
-    bots = ", ".join(available())
-    parser.description = _DESCRIPTION
-    parser.epilog = _EPILOG
-    parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    seats = parser.add_argument_group("players (3 or more: at least one person, or only bots for a demo)")
-    seats.add_argument(
-        "--human",
-        dest="seats",
-        action=_AddSeats,
-        type=_arg(_human_seat),
-        metavar="NAME",
-        help="a person at the keyboard (repeat for each; a name is one word of up to 20 characters)",
-    )
-    seats.add_argument(
-        "--bot",
-        dest="seats",
-        action=_AddSeats,
-        type=_arg(_bot_seat),
-        metavar="KIND[=NAME]",
-        help=f"a bot: {bots} (repeat for each; named after its kind unless =NAME is given)",
-    )
-    seats.add_argument(
-        "--players",
-        dest="seats",
-        action=_AddSeats,
-        type=_arg(parse_players),
-        metavar="LIST",
-        help="the players at once, separated by commas: a name is a person, bot:KIND a bot "
-        "(like Ann,Bob,bot:pubeval)",
-    )
-    game = parser.add_argument_group("dice and games")
-    game.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        metavar="N",
-        help="seed the dice (and the bots) for a reproducible session",
-    )
-    game.add_argument(
-        "--dice",
-        type=script_arg,
-        default=None,
-        metavar="SCRIPT",
-        help="scripted dice, like 6,5,4,31,62: first one die per player for the roll-off (in the order "
-        "the players are given), then each opening throw (box's die, captain's die) and each roll; "
-        "after the script, --seed's dice or random ones",
-    )
-    game.add_argument(
-        "--games",
-        type=_positive_int,
-        default=None,
-        metavar="N",
-        help="stop after N games (counting the games already played in a resumed session); "
-        "default: ask after each game",
-    )
-    add_rules_arguments(
-        parser,
-        "money-play rules (RULES.md)",
-        {
-            "automatic_doubles": "R6: equal opening dice double every stake",
-            "jacoby": "R25: gammons count single on a stake whose cube is centred",
-            "beavers": "R30: a player doubled may beaver",
-            "cube_limit": "R26: no stake's cube may go past N (a power of 2); default: no limit",
-        },
-    )
-    show = parser.add_argument_group("display")
-    show.add_argument(
-        "--delay",
-        type=seconds_arg,
-        default=None,
-        metavar="SECONDS",
-        help=f"pause after each bot action (default {DEFAULT_DELAY})",
-    )
-    show.add_argument(
-        "--color",
-        "--colour",
-        dest="colour",
-        choices=COLOURS,
-        default=None,
-        help="colour: auto (on a terminal, unless NO_COLOR is set), always or never",
-    )
-    show.add_argument(
-        "--auto-roll",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="roll at once when no double is possible (default: on)",
-    )
-    files = parser.add_argument_group("saving")
-    files.add_argument(
-        "--resume",
-        metavar="FILE",
-        default=None,
-        help="take up a chouette saved with `save` (or the automatic save); players, dice and "
-        "rules come from the file",
-    )
-    files.add_argument(
-        "--autosave",
-        metavar="FILE",
-        default=None,
-        help="where to save on Ctrl-D, Ctrl-C or an error (default: "
-        "$XDG_STATE_HOME/backgammon/chouette-autosave.json, else ./" + DEFAULT_AUTOSAVE_NAME + ")",
-    )
-
-
-#: Options that set up the chouette; with ``--resume`` they come from the file.
-GAME_ARGUMENTS = ("seats", "seed", "dice", *RULES_ARGUMENTS)
-
-
-def _display_changes(args: argparse.Namespace) -> dict[str, Any]:
-    return {
-        "games": args.games,
-        "colour": args.colour,
-        "delay": args.delay,
-        "auto_roll": args.auto_roll,
-        "autosave": args.autosave,
-    }
-
-
-def options_from_args(args: argparse.Namespace) -> ChouetteOptions:
-    """The :class:`ChouetteOptions` of a parsed ``chouette`` command line.
-
-    >>> parser = argparse.ArgumentParser(); add_chouette_arguments(parser)
-    >>> opts = options_from_args(parser.parse_args(
-    ...     ["--human", "Ann", "--bot", "pubeval", "--players", "Bob,bot:pubeval", "--jacoby"]))
-    >>> opts.seats, opts.rules.jacoby
-    ((('Ann', 'human'), ('pubeval', 'pubeval'), ('Bob', 'human'), ('pubeval-2', 'pubeval')), True)
-    """
-    if not args.seats:
-        raise BackgammonError(
-            "name the players (3 or more): --human NAME for each person, --bot KIND for each bot "
-            "(like: backgammon chouette --human Ann --human Bob --bot pubeval)"
-        )
-    base = ChouetteOptions(
-        _resolve_names(args.seats), rules=rules_from_args(args), seed=args.seed, dice_script=args.dice or ()
-    )
-    return base.with_display(**_display_changes(args))
-
-
-# -- saving -------------------------------------------------------------------------------
-
-
-def save(
-    path: str | os.PathLike[str], options: ChouetteOptions, chouette: Chouette, dice: SessionDice
-) -> Path:
-    """Write the session to ``path``: the chouette's own JSON
-    (:meth:`~backgammon.chouette.Chouette.to_dict`) with one more key, ``"terminal"``, for
-    the options and the dice (atomically; folders on the way are created). Returns the
-    absolute path.
-
-    >>> import tempfile, os
-    >>> dice = SessionDice((6, 5, 4), seed=1)
-    >>> opts = ChouetteOptions((("a", "human"), ("b", "human"), ("c", "human")))
-    >>> c = Chouette(opts.names, dice=dice); c.roll(player=c.box)
-    >>> path = save(os.path.join(tempfile.mkdtemp(), "c.json"), opts, c, dice)
-    >>> opts2, c2, dice2 = load(path)
-    >>> (opts2, c2, dice2.drawn) == (opts, c, dice.drawn)
-    True
-    """
-    target = Path(path).expanduser()
-    data: dict[str, Any] = chouette.to_dict()
-    data[_SAVE_KEY] = {"version": _SAVE_VERSION, "options": options.to_dict(), "dice": dice.state()}
-    text = json.dumps(data, indent=1)
-    try:
-        if target.parent != Path():
-            target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".backgammon-", suffix=".json", dir=target.parent or Path())
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(text + "\n")
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError as exc:
-        raise SaveError(f"cannot save to {str(target)!r}: {exc.strerror or exc}") from None
-    return target.resolve()
-
-
-def load(path: str | os.PathLike[str]) -> tuple[ChouetteOptions, Chouette, SessionDice]:
-    """Read a file written by :func:`save`: the options, the chouette (replayed from its
-    log) and the dice, taken up where they stopped."""
-    source = Path(path).expanduser()
-    try:
-        text = source.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SaveError(f"cannot read {str(source)!r}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise SaveError(f"{str(source)!r} is not a saved chouette (not text)") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SaveError(f"{str(source)!r} is not a saved chouette (not JSON: {exc})") from None
-    if not isinstance(data, dict):
-        raise SaveError(f"{str(source)!r} is not a saved chouette (expected a JSON object)")
-    extra = data.pop(_SAVE_KEY, None)
-    try:
-        if not isinstance(extra, dict):
-            raise BackgammonError(f"no {_SAVE_KEY!r} section: not saved by `backgammon chouette`")
-        options = ChouetteOptions.from_dict(extra.get("options", {}))
-        dice = SessionDice.from_state(extra.get("dice", {}))
-        chouette = Chouette.from_dict(data, dice=dice)
-        if set(chouette.players) != set(options.names) or chouette.rules != options.rules:
-            raise BackgammonError("the options' players or rules differ from the chouette's")
-    except BackgammonError as exc:
-        raise SaveError(f"{str(source)!r}: not a valid saved chouette: {exc}") from None
-    return options, chouette, dice
 
 
 # -- the seats table ------------------------------------------------------------------------
@@ -978,9 +453,26 @@ class ChouetteSession:
             return 0
         return 1 if any(m not in self.bots for m in c.line) else 0
 
+    def _viewer(self) -> int:
+        """The side whose home board is drawn in the chosen corner: the box's (0, X) or the
+        team's (1, O), whichever has a person; the first person's side when both (the box's
+        when nobody is)."""
+        people = self.options.humans
+        if not people:
+            return 0
+        return 0 if people[0] == self.chouette.box else 1
+
+    def corner(self) -> str:
+        """Where the viewer's home board is drawn (:meth:`_viewer`) in the current game:
+        ``--corner``, on the other side in every second game with ``--switch-sides`` (R46)."""
+        corner = self.options.corner
+        if self.options.switch_sides and self.chouette.game_number % 2 == 0:
+            corner = mirror_corner(corner)
+        return corner
+
     def _draw(self, *, force: bool = False, board: Position | None = None, note: str = "") -> None:
-        """Draw the board (seen from the box: X is the box, O the team) and the seats, unless
-        they were drawn already in this state."""
+        """Draw the board (X is the box, O the team; the people's home board in the chosen
+        corner) and the seats, unless they were drawn already in this state."""
         from .view import Scene, render
 
         c = self.chouette
@@ -1000,7 +492,8 @@ class ChouetteSession:
         scene = Scene(
             board=board if board is not None else c.board(Side.BOX),
             names=(f"{c.box} (box)", self._label(mover)),
-            viewer=0,
+            viewer=self._viewer(),
+            corner=self.corner(),
             numbering=self._numbering(),
             cube_value=stake.cube,
             cube_owner=owner,
@@ -1357,13 +850,24 @@ class ChouetteSession:
         self.prompts.ask_quit("the chouette", lambda: self._save(None))
 
     def _save(self, name: str | None) -> bool:
-        path = (
-            (self.save_path or Path(DEFAULT_SAVE_NAME)) if name is None else Path(name.strip().strip("'\""))
-        )
+        """``save [FILE]``: to FILE (relative to the current folder), else to the file this
+        session saves to, else :func:`default_save_path`. An existing file other than the
+        session's own is replaced only after asking."""
+        from . import savefile
+
+        path = (self.save_path or default_save_path()) if name is None else Path(name.strip().strip("'\""))
         try:
-            written = save(path, self.options, self.chouette, self.dice)
+            written = savefile.write_asking(
+                lambda overwrite: save(path, self.options, self.chouette, self.dice, overwrite=overwrite),
+                path,
+                self.prompts.read,
+                overwrite=savefile.same_file(path, self.save_path),
+            )
         except BackgammonError as exc:
             self._error(f"Not saved: {exc}")
+            return False
+        if written is None:
+            self._say("Not saved.")
             return False
         self.save_path = path
         self._say(f"Chouette saved to {written}", style="bold")
@@ -1371,6 +875,8 @@ class ChouetteSession:
         return True
 
     def _autosave(self) -> None:
+        """On end of input, Ctrl-C or an error: to ``--autosave FILE`` or
+        :func:`default_autosave_path` (replaced without asking)."""
         configured = self.options.autosave
         path = Path(configured) if configured else default_autosave_path()
         try:
@@ -1793,7 +1299,7 @@ def build_chouette_session(args: argparse.Namespace) -> ChouetteSession:
                 f"backgammon: note: {', '.join(ignored)} ignored: a resumed chouette keeps its own",
                 file=sys.stderr,
             )
-        options = options.with_display(**_display_changes(args))
+        options = options.with_display(**display_changes(args))
         return ChouetteSession(options, chouette=chouette, dice=dice, save_path=args.resume)
     return ChouetteSession(options_from_args(args))
 

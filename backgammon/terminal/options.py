@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import BackgammonError
 from ..rules import Rules
@@ -37,6 +37,7 @@ __all__ = [
     "add_play_arguments",
     "add_rules_arguments",
     "default_autosave_path",
+    "default_save_path",
     "mirror_corner",
     "options_from_args",
     "rules_from_args",
@@ -52,24 +53,32 @@ DEFAULT_DELAY = 0.5
 #: The four places for a player's home board (R46), the first the default.
 CORNERS = ("bottom-right", "bottom-left", "top-right", "top-left")
 _CORNER_ALIASES = {"br": "bottom-right", "bl": "bottom-left", "tr": "top-right", "tl": "top-left"}
-#: File name of the automatic save in the current folder (without ``$XDG_STATE_HOME``).
+#: File name of the automatic save when it is in the current folder (no XDG_STATE_HOME, no HOME).
 DEFAULT_AUTOSAVE_NAME = "backgammon-autosave.json"
 COLOURS = ("auto", "always", "never")
 
 
 def default_autosave_path() -> Path:
     """Where a game is saved when the program stops on end of input, Ctrl-C or an error:
-    ``$XDG_STATE_HOME/backgammon/autosave.json`` when ``XDG_STATE_HOME`` is set, else
-    ``./backgammon-autosave.json``.
+    ``autosave.json`` in the folder of the save files (``$XDG_STATE_HOME/backgammon/``, else
+    ``~/.local/state/backgammon/``, else ``./backgammon-autosave.json``; see
+    :mod:`backgammon.terminal.savefile`).
 
     >>> import os; os.environ.pop("XDG_STATE_HOME", None) and None
-    >>> default_autosave_path().name
-    'backgammon-autosave.json'
+    >>> default_autosave_path().name in ("autosave.json", "backgammon-autosave.json")
+    True
     """
-    state = os.environ.get("XDG_STATE_HOME")
-    if state:
-        return Path(state) / "backgammon" / "autosave.json"
-    return Path(DEFAULT_AUTOSAVE_NAME)
+    from . import savefile
+
+    return savefile.default_path(savefile.PLAY_AUTOSAVE)
+
+
+def default_save_path() -> Path:
+    """Where ``save`` without a file name writes (when no file was resumed or saved to):
+    ``save.json`` in the folder of the save files (see :mod:`backgammon.terminal.savefile`)."""
+    from . import savefile
+
+    return savefile.default_path(savefile.PLAY_SAVE)
 
 
 def mirror_corner(corner: str) -> str:
@@ -80,6 +89,142 @@ def mirror_corner(corner: str) -> str:
     """
     vertical, horizontal = corner.split("-")
     return f"{vertical}-{'left' if horizontal == 'right' else 'right'}"
+
+
+# -- what PlayOptions and ChouetteOptions share --------------------------------------------
+
+
+def check_display(options: Any) -> None:
+    """Check the options both programs have (``corner``, ``switch_sides``, ``colour``,
+    ``delay``, ``auto_roll``, ``seed``, ``dice_script``, ``autosave``, ``rules``); raise a
+    :class:`~backgammon.errors.BackgammonError` naming the first that is wrong."""
+    if options.corner not in CORNERS:
+        raise BackgammonError(f"corner {options.corner!r}: one of {', '.join(CORNERS)}")
+    if options.colour not in COLOURS:
+        raise BackgammonError(f"colour {options.colour!r}: one of {', '.join(COLOURS)}")
+    delay = options.delay
+    if not isinstance(delay, (int, float)) or isinstance(delay, bool) or not 0 <= delay < float("inf"):
+        raise BackgammonError(f"delay {delay!r}: a number of seconds >= 0")
+    for name in ("switch_sides", "auto_roll"):
+        if not isinstance(getattr(options, name), bool):
+            raise BackgammonError(f"{name} {getattr(options, name)!r}: true or false")
+    if options.seed is not None and (not isinstance(options.seed, int) or isinstance(options.seed, bool)):
+        raise BackgammonError(f"seed {options.seed!r}: a whole number")
+    if not isinstance(options.rules, Rules):
+        raise BackgammonError(f"rules {options.rules!r}: expected Rules")
+    if options.autosave is not None and not isinstance(options.autosave, str):
+        raise BackgammonError(f"autosave {options.autosave!r}: a file name")
+
+
+def options_to_dict(options: Any) -> dict[str, Any]:
+    """The JSON-ready dict of a dataclass of options (the rules as :meth:`Rules.to_dict`,
+    tuples as lists, nested ones too)."""
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, Rules):
+            return value.to_dict()
+        if isinstance(value, tuple):
+            return [plain(v) for v in value]
+        return value
+
+    return {f.name: plain(getattr(options, f.name)) for f in fields(options)}
+
+
+#: Reads one stored field: (field name, JSON value) to the value, or a BackgammonError.
+FieldReader = Callable[[str, Any], Any]
+
+
+def _wrong(name: str, value: Any, expected: str) -> BackgammonError:
+    return BackgammonError(f"options: {name} {value!r} is not {expected}")
+
+
+def read_text(name: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise _wrong(name, value, "text")
+    return value
+
+
+def read_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _wrong(name, value, "true or false")
+    return value
+
+
+def read_optional_int(name: str, value: Any) -> int | None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise _wrong(name, value, "a whole number or null")
+    return value
+
+
+def read_optional_text(name: str, value: Any) -> str | None:
+    return None if value is None else read_text(name, value)
+
+
+def read_number(name: str, value: Any) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise _wrong(name, value, "a number")
+    return value
+
+
+def read_dice(name: str, value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in value
+    ):
+        raise _wrong(name, value, "a list of dice 1-6")
+    return tuple(value)
+
+
+def read_rules(name: str, value: Any) -> Rules:
+    try:
+        return Rules.from_dict(value)
+    except BackgammonError as exc:
+        raise BackgammonError(f"options: {exc}") from None
+    except (TypeError, ValueError) as exc:
+        raise BackgammonError(f"options: rules {value!r}: {exc}") from None
+
+
+def _read_names(name: str, value: Any) -> tuple[str, str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, str) and v for v in value):
+        raise _wrong(name, value, 'two names, like ["Ann", "Bob"]')
+    return (value[0], value[1])
+
+
+#: How the fields both programs have are read.
+SHARED_READERS: dict[str, FieldReader] = {
+    "rules": read_rules,
+    "seed": read_optional_int,
+    "dice_script": read_dice,
+    "corner": read_text,
+    "switch_sides": read_bool,
+    "colour": read_text,
+    "delay": read_number,
+    "auto_roll": read_bool,
+    "autosave": read_optional_text,
+}
+
+_Options = TypeVar("_Options")
+
+
+def options_from_dict(cls: type[_Options], data: Any, readers: Mapping[str, FieldReader]) -> _Options:
+    """The dataclass ``cls`` of options from :func:`options_to_dict`'s dict: each field read
+    by ``readers`` or :data:`SHARED_READERS`; unknown keys, values of the wrong type and
+    values ``cls`` refuses raise :class:`~backgammon.errors.BackgammonError` (sentences)."""
+    if not isinstance(data, dict):
+        raise BackgammonError(f"options {data!r}: expected a JSON object")
+    known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(str(k) for k in set(data) - known)
+    if unknown:
+        raise BackgammonError(f"options: unknown field(s) {', '.join(unknown)}")
+    every = {**SHARED_READERS, **readers}
+    kwargs = {name: every[name](name, value) if name in every else value for name, value in data.items()}
+    try:
+        return cls(**kwargs)
+    except BackgammonError as exc:
+        raise BackgammonError(f"options: {exc}") from None
+    except (TypeError, ValueError) as exc:
+        raise BackgammonError(f"options: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -115,12 +260,7 @@ class PlayOptions:
     autosave: str | None = None
 
     def __post_init__(self) -> None:
-        if self.corner not in CORNERS:
-            raise BackgammonError(f"corner {self.corner!r}: one of {', '.join(CORNERS)}")
-        if self.colour not in COLOURS:
-            raise BackgammonError(f"colour {self.colour!r}: one of {', '.join(COLOURS)}")
-        if not isinstance(self.delay, (int, float)) or isinstance(self.delay, bool) or self.delay < 0:
-            raise BackgammonError(f"delay {self.delay!r}: a number of seconds >= 0")
+        check_display(self)
         if not isinstance(self.opponent, str) or not self.opponent.strip():
             raise BackgammonError(f"opponent {self.opponent!r}: a bot name or {HUMAN!r}")
 
@@ -144,37 +284,19 @@ class PlayOptions:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (the rules as :meth:`Rules.to_dict`)."""
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, Rules):
-                value = value.to_dict()
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[f.name] = value
-        return out
+        return options_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: Any) -> PlayOptions:
-        """Inverse of :meth:`to_dict`; unknown keys are an error."""
-        if not isinstance(data, dict):
-            raise BackgammonError(f"options {data!r}: expected a JSON object")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise BackgammonError(f"options: unknown field(s) {', '.join(unknown)}")
-        kwargs = dict(data)
-        try:
-            if "rules" in kwargs:
-                kwargs["rules"] = Rules.from_dict(kwargs["rules"])
-            if "dice_script" in kwargs:
-                kwargs["dice_script"] = tuple(int(d) for d in kwargs["dice_script"])
-            if kwargs.get("player_names") is not None:
-                a, b = kwargs["player_names"]
-                kwargs["player_names"] = (str(a), str(b))
-            return cls(**kwargs)
-        except (TypeError, ValueError) as exc:
-            raise BackgammonError(f"options {data!r}: {exc}") from None
+        """Inverse of :meth:`to_dict`; unknown keys and malformed values are an error
+        (:class:`~backgammon.errors.BackgammonError`, a sentence naming the field).
+
+        >>> PlayOptions.from_dict({"player_names": ["Ann"]})
+        Traceback (most recent call last):
+        ...
+        backgammon.errors.BackgammonError: options: player_names ['Ann'] is not two names, like ["Ann", "Bob"]
+        """
+        return options_from_dict(cls, data, {"opponent": read_text, "player_names": _read_names})
 
     def with_display(self, **changes: Any) -> PlayOptions:
         """A copy with display options changed (those given as not ``None``)."""
@@ -198,9 +320,14 @@ exit status: 0 when the session ends normally or on end of input (Ctrl-D; the ga
 saved first); 130 after Ctrl-C (saved first); 1 after an unexpected error (saved first);
 2 for bad options or a save file that cannot be read.
 
+saving: `save` without a name and the automatic save write to %(folder)s
+(save.json and autosave.json there; backgammon-save.json and backgammon-autosave.json in ./);
+`save FILE` writes FILE (relative to the current folder) and asks before replacing a file.
+
 examples:
-  backgammon play                          you against pubeval, money game
-  backgammon play --match 5 --jacoby       a 5-point match (Jacoby applies to money only)
+  backgammon play                          you against %(bot)s, money game
+  backgammon play --match 5                a 5-point match (money-only rules do not apply, R34)
+  backgammon play --jacoby --beavers       a money game with the Jacoby rule and beavers
   backgammon play --opponent human         two people at one keyboard
   backgammon play --seed 42                reproducible dice
   backgammon play --dice 31,62,55          these rolls first (then --seed's or random)
@@ -364,14 +491,81 @@ def rules_in_effect(rules: Rules) -> list[str]:
     ]
 
 
+def add_dice_arguments(group: argparse._ArgumentGroup, *, seed_help: str, dice_help: str) -> None:
+    """``--seed`` and ``--dice`` (both programs)."""
+    group.add_argument("--seed", type=int, default=None, metavar="N", help=seed_help)
+    group.add_argument("--dice", type=script_arg, default=None, metavar="SCRIPT", help=dice_help)
+
+
+def add_display_arguments(
+    parser: argparse.ArgumentParser, *, corner_help: str, switch_help: str, auto_roll_help: str
+) -> argparse._ArgumentGroup:
+    """The ``display`` group of both programs: ``--corner``, ``--switch-sides`` (R46),
+    ``--color``, ``--delay`` and ``--auto-roll`` (each defaults to ``None``: not given)."""
+    show = parser.add_argument_group("display")
+    show.add_argument("--corner", type=_corner, default=None, metavar="CORNER", help=corner_help)
+    show.add_argument(
+        "--switch-sides", action=argparse.BooleanOptionalAction, default=None, help=switch_help
+    )
+    show.add_argument(
+        "--color",
+        "--colour",
+        dest="colour",
+        choices=COLOURS,
+        default=None,
+        help="colour: auto (on a terminal, unless NO_COLOR is set), always or never",
+    )
+    show.add_argument(
+        "--delay",
+        type=seconds_arg,
+        default=None,
+        metavar="SECONDS",
+        help=f"pause after each bot action (default {DEFAULT_DELAY})",
+    )
+    show.add_argument(
+        "--auto-roll", action=argparse.BooleanOptionalAction, default=None, help=auto_roll_help
+    )
+    return show
+
+
+def add_saving_arguments(parser: argparse.ArgumentParser, *, resume_help: str, autosave_name: str) -> None:
+    """``--resume FILE`` and ``--autosave FILE`` (both programs); ``autosave_name`` is the
+    default automatic save's name in the folder of the save files."""
+    from .savefile import STATE_DIR_TEXT
+
+    files = parser.add_argument_group("saving")
+    files.add_argument("--resume", metavar="FILE", default=None, help=resume_help)
+    files.add_argument(
+        "--autosave",
+        metavar="FILE",
+        default=None,
+        help=f"where to save on Ctrl-D, Ctrl-C or an error (default: {autosave_name} in "
+        f"{STATE_DIR_TEXT}; in ./ it is backgammon-{autosave_name})",
+    )
+
+
+def shared_display_changes(args: argparse.Namespace) -> dict[str, Any]:
+    """The display options of :func:`add_display_arguments` and ``--autosave`` given on the
+    command line (the others are ``None``)."""
+    return {
+        "corner": args.corner,
+        "switch_sides": args.switch_sides,
+        "colour": args.colour,
+        "delay": args.delay,
+        "auto_roll": args.auto_roll,
+        "autosave": args.autosave,
+    }
+
+
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``play`` sub-command's options to ``parser`` (its description and epilog
     too). Display options default to ``None`` so that ``--resume`` can tell which were
     given."""
     from ..bots import available
+    from .savefile import STATE_DIR_TEXT
 
     parser.description = _DESCRIPTION % {"bot": DEFAULT_BOT}
-    parser.epilog = _EPILOG
+    parser.epilog = _EPILOG % {"bot": DEFAULT_BOT, "folder": STATE_DIR_TEXT}
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     game = parser.add_argument_group("opponent, match and dice")
     game.add_argument(
@@ -391,101 +585,61 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="play a match to N points (R32, with the Crawford rule R33); 0 or absent: money game",
     )
-    game.add_argument(
-        "--seed",
-        type=int,
-        default=None,
-        metavar="N",
-        help="seed the dice (and the bot) for a reproducible game",
-    )
-    game.add_argument(
-        "--dice",
-        type=script_arg,
-        default=None,
-        metavar="SCRIPT",
-        help="scripted dice, like 31,62,55: the opening throw (X's die, O's die) then each roll; "
+    add_dice_arguments(
+        game,
+        seed_help="seed the dice (and the bot) for a reproducible game",
+        dice_help="scripted dice, like 31,62,55: the opening throw (X's die, O's die) then each roll; "
         "after the script, --seed's dice or random ones",
     )
     add_rules_arguments(parser)
-    show = parser.add_argument_group("display")
-    show.add_argument(
-        "--corner",
-        type=_corner,
-        default=None,
-        metavar="CORNER",
-        help=f"where your home board is drawn (R46): {', '.join(CORNERS)} (default {CORNERS[0]})",
-    )
-    show.add_argument(
-        "--switch-sides",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="change your home board's side (left/right) after every game (R46)",
-    )
-    show.add_argument(
-        "--color",
-        "--colour",
-        dest="colour",
-        choices=COLOURS,
-        default=None,
-        help="colour: auto (on a terminal, unless NO_COLOR is set), always or never",
-    )
-    show.add_argument(
-        "--delay",
-        type=seconds_arg,
-        default=None,
-        metavar="SECONDS",
-        help=f"pause after each bot action (default {DEFAULT_DELAY})",
-    )
-    show.add_argument(
-        "--auto-roll",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="roll at once when you may not double (default: on)",
+    show = add_display_arguments(
+        parser,
+        corner_help=f"where your home board is drawn (R46): {', '.join(CORNERS)} (default {CORNERS[0]})",
+        switch_help="change your home board's side (left/right) after every game (R46)",
+        auto_roll_help="roll at once when you may not double (default: on)",
     )
     show.add_argument(
         "--names", type=_names, default=None, metavar="X,O", help="the players' names, like Ann,Bob"
     )
-    files = parser.add_argument_group("saving")
-    files.add_argument(
-        "--resume",
-        metavar="FILE",
-        default=None,
-        help="take up a game saved with `save` (or the automatic save); its options come from the file",
-    )
-    files.add_argument(
-        "--autosave",
-        metavar="FILE",
-        default=None,
-        help="where to save on Ctrl-D, Ctrl-C or an error "
-        "(default: $XDG_STATE_HOME/backgammon/autosave.json, else ./backgammon-autosave.json)",
+    add_saving_arguments(
+        parser,
+        resume_help="take up a game saved with `save` (or the automatic save); its options come from the file",
+        autosave_name="autosave.json",
     )
 
 
 #: Options that set up the game; with ``--resume`` they come from the file.
 GAME_ARGUMENTS = ("opponent", "match", "seed", "dice", *RULES_ARGUMENTS)
+#: The rules options that apply to money play only (R34): refused with ``--match N``.
+MONEY_ONLY_ARGUMENTS = ("automatic_doubles", "automatic_double_limit", "jacoby", "beavers")
 
 
 def display_changes(args: argparse.Namespace) -> dict[str, Any]:
     """The display options given on the command line (the others are ``None``)."""
-    return {
-        "corner": args.corner,
-        "switch_sides": args.switch_sides,
-        "colour": args.colour,
-        "delay": args.delay,
-        "auto_roll": args.auto_roll,
-        "player_names": args.names,
-        "autosave": args.autosave,
-    }
+    return {**shared_display_changes(args), "player_names": args.names}
 
 
 def options_from_args(args: argparse.Namespace) -> PlayOptions:
     """The :class:`PlayOptions` of a parsed ``play`` command line (defaults filled in).
+    The money-only rules options with ``--match N`` are an error (R34).
 
     >>> parser = argparse.ArgumentParser(); add_play_arguments(parser)
     >>> opts = options_from_args(parser.parse_args(["--match", "5", "--corner", "tl"]))
     >>> opts.match_length, opts.corner, opts.opponent
     (5, 'top-left', 'expert')
+    >>> options_from_args(parser.parse_args(["--match", "5", "--jacoby"]))
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.BackgammonError: --jacoby is for money play: it does not apply in a match (R34); leave it out or drop --match
     """
+    if args.match:
+        for dest in MONEY_ONLY_ARGUMENTS:
+            if getattr(args, dest, None) is not None:
+                option = "--" + dest.replace("_", "-")
+                raise BackgammonError(
+                    f"{option} is for money play: it does not apply in a match (R34); "
+                    "leave it out or drop --match"
+                )
     base = PlayOptions(
         opponent=args.opponent or DEFAULT_BOT,
         rules=rules_from_args(args, match_length=args.match or 0),

@@ -1,11 +1,33 @@
-"""Saving and resuming a terminal session.
+"""Saving and resuming the terminal programs: one writer and one reader of save files for
+``backgammon play`` and ``backgammon chouette``.
 
-A save file is the match's own JSON (:meth:`backgammon.Match.to_dict`: format, rules, start
-and the event log), with one more key, ``"terminal"``, holding the session's
-:class:`~backgammon.terminal.options.PlayOptions` and the state of its dice
+A save file is the library's own JSON of what is played (:meth:`backgammon.Match.to_dict`
+or :meth:`backgammon.chouette.Chouette.to_dict`: format, rules, start and the event log),
+with one more key, ``"terminal"``, holding the session's options
+(:class:`~backgammon.terminal.options.PlayOptions` or
+:class:`~backgammon.terminal.chouette_options.ChouetteOptions`) and the state of its dice
 (:class:`~backgammon.terminal.dice.SessionDice`). So the file is read by
-:meth:`backgammon.Match.from_json` as it is, and ``backgammon play --resume FILE`` needs no
-other option. A plain match file (without ``"terminal"``) resumes too, with default options.
+:meth:`backgammon.Match.from_json` as it is, and ``--resume FILE`` needs no other option.
+A plain match file (without ``"terminal"``) resumes in ``play`` too, with default options.
+
+Where files go (:func:`state_dir`): ONE folder for ``save`` without a name and for the
+automatic save (end of input, Ctrl-C, an error) of both programs:
+
+* ``$XDG_STATE_HOME/backgammon/`` when ``XDG_STATE_HOME`` is set;
+* else ``~/.local/state/backgammon/`` when ``HOME`` is set;
+* else the current folder.
+
+In that folder the files are ``save.json`` and ``autosave.json`` (``play``),
+``chouette.json`` and ``chouette-autosave.json`` (``chouette``); in the current folder they
+get a ``backgammon-`` prefix (``backgammon-autosave.json`` ...). A name given to ``save FILE``,
+``--autosave FILE`` or ``--resume FILE`` is the user's own path: a relative one is relative
+to the current folder.
+
+Writing (:func:`write`) is atomic (a temporary file in the same folder, then a rename) and
+to regular files only: a target that exists and is not a regular file (a device, a folder,
+a fifo) is refused, and with ``overwrite=False`` so is an existing file
+(:class:`SaveExists`, so that the session can ask first). Reading (:func:`read`) turns every
+problem into a :class:`SaveError` whose message is a sentence about the file.
 
 >>> import tempfile, os
 >>> from backgammon import Match
@@ -18,42 +40,134 @@ other option. A plain match file (without ``"terminal"``) resumes too, with defa
 (True, 'human', 2)
 >>> Match.from_json(open(path).read()) == match
 True
+>>> save(path, options, again, dice2, overwrite=False)
+Traceback (most recent call last):
+...
+backgammon.terminal.savefile.SaveExists: ... exists
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..chouette import Chouette
 from ..errors import BackgammonError
 from ..match import Match
+from .chouette_options import ChouetteOptions
 from .dice import SessionDice
 from .options import PlayOptions
 
-__all__ = ["SaveError", "load", "save"]
+__all__ = [
+    "CHOUETTE_AUTOSAVE",
+    "CHOUETTE_SAVE",
+    "PLAY_AUTOSAVE",
+    "PLAY_SAVE",
+    "STATE_DIR_TEXT",
+    "SaveError",
+    "SaveExists",
+    "default_path",
+    "load",
+    "load_chouette",
+    "read",
+    "same_file",
+    "save",
+    "save_chouette",
+    "state_dir",
+    "write",
+    "write_asking",
+]
 
 _KEY = "terminal"
 _VERSION = 1
+#: The file names in :func:`state_dir` (with a ``backgammon-`` prefix in the current folder).
+PLAY_SAVE = "save.json"
+PLAY_AUTOSAVE = "autosave.json"
+CHOUETTE_SAVE = "chouette.json"
+CHOUETTE_AUTOSAVE = "chouette-autosave.json"
+#: :func:`state_dir` in words, for the ``--help`` texts.
+STATE_DIR_TEXT = "$XDG_STATE_HOME/backgammon/, else ~/.local/state/backgammon/, else ./"
+#: What each kind of file is called in messages.
+_KINDS = {"game": "a saved game", "chouette": "a saved chouette"}
 
 
 class SaveError(BackgammonError):
     """A save file that cannot be written or read (the message says why)."""
 
 
-def save(path: str | os.PathLike[str], options: PlayOptions, match: Match, dice: SessionDice) -> Path:
-    """Write the session to ``path`` (atomically: a temporary file, then a rename); return
-    the absolute path. Folders on the way are created."""
+class SaveExists(SaveError):
+    """The target of :func:`write` exists and ``overwrite`` was false."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(f"{str(path)!r} exists")
+        self.path = path
+
+
+def state_dir() -> Path | None:
+    """The folder of the default save files: ``$XDG_STATE_HOME/backgammon`` when
+    ``XDG_STATE_HOME`` is set, else ``~/.local/state/backgammon`` when ``HOME`` is set, else
+    ``None`` (the current folder).
+
+    >>> env = {k: os.environ.pop(k, None) for k in ("XDG_STATE_HOME", "HOME")}
+    >>> os.environ["HOME"] = "/home/ann"; str(state_dir())
+    '/home/ann/.local/state/backgammon'
+    >>> os.environ["XDG_STATE_HOME"] = "/state"; str(state_dir())
+    '/state/backgammon'
+    >>> del os.environ["XDG_STATE_HOME"], os.environ["HOME"]; state_dir() is None
+    True
+    >>> for k, v in env.items():
+    ...     if v is not None: os.environ[k] = v
+    """
+    state = os.environ.get("XDG_STATE_HOME")
+    if state:
+        return Path(state) / "backgammon"
+    home = os.environ.get("HOME")
+    if home:
+        return Path(home) / ".local" / "state" / "backgammon"
+    return None
+
+
+def default_path(name: str) -> Path:
+    """The default file ``name`` (:data:`PLAY_SAVE` ...): in :func:`state_dir`, else
+    ``./backgammon-NAME``."""
+    folder = state_dir()
+    return folder / name if folder is not None else Path("backgammon-" + name)
+
+
+# -- the writer and the reader ---------------------------------------------------------------
+
+
+def write(path: str | os.PathLike[str], data: Mapping[str, Any], *, overwrite: bool = True) -> Path:
+    """Write ``data`` as JSON to ``path`` (atomically: a temporary file in the same folder,
+    then a rename; folders on the way are created) and return the absolute path. A target
+    that exists and is not a regular file is refused; so is an existing file when
+    ``overwrite`` is false (:class:`SaveExists`). A symbolic link to a regular file is
+    kept: the file it names is replaced."""
     target = Path(path).expanduser()
-    data: dict[str, Any] = match.to_dict()
-    data[_KEY] = {"version": _VERSION, "options": options.to_dict(), "dice": dice.state()}
-    text = json.dumps(data, indent=1)
     try:
-        if target.parent != Path():
-            target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".backgammon-", suffix=".json", dir=target.parent or Path())
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise SaveError(f"cannot save to {str(target)!r}: {exc.strerror or exc}") from None
+    if info is not None:
+        if not stat.S_ISREG(info.st_mode):
+            what = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise SaveError(f"cannot save to {str(target)!r}: it is {what}; give the name of a file")
+        if not overwrite:
+            raise SaveExists(target)
+        target = Path(os.path.realpath(target))
+    text = json.dumps(data, indent=1)
+    folder = target.parent
+    try:
+        if folder != Path():
+            folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".backgammon-", suffix=".json", dir=folder)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 out.write(text + "\n")
@@ -66,37 +180,149 @@ def save(path: str | os.PathLike[str], options: PlayOptions, match: Match, dice:
     return target.resolve()
 
 
-def load(path: str | os.PathLike[str]) -> tuple[PlayOptions, Match, SessionDice]:
-    """Read a save file: the options, the match (replayed from its log, with the dice
-    taken up where they stopped) and the dice source."""
+def same_file(a: str | os.PathLike[str] | None, b: str | os.PathLike[str] | None) -> bool:
+    """True when ``a`` and ``b`` name the same file (after ``~`` and links)."""
+    if a is None or b is None:
+        return False
+    return Path(os.path.realpath(Path(a).expanduser())) == Path(os.path.realpath(Path(b).expanduser()))
+
+
+def write_asking(
+    save: Callable[[bool], Path], path: str | os.PathLike[str], ask: Callable[[str], str], *, overwrite: bool
+) -> Path | None:
+    """``save(overwrite)`` (a writer like :func:`save` with its arguments bound); when it
+    refuses an existing file, ask ``"FILE exists: overwrite it? [y/N] > "`` through ``ask``
+    (the session's prompt reader) and write again on yes. Returns the path written, or
+    ``None`` when the person said no. ``overwrite``: replace without asking (the file the
+    session already saves to)."""
+    try:
+        return save(overwrite)
+    except SaveExists as exc:
+        answer = ask(f"{exc.path} exists: overwrite it? [y/N] > ").strip().lower()
+        if answer not in ("y", "yes"):
+            return None
+        return save(True)
+
+
+def read(path: str | os.PathLike[str], kind: str) -> dict[str, Any]:
+    """The JSON object in the file ``path``; ``kind`` (``"game"`` or ``"chouette"``) names
+    what it should be in the messages of :class:`SaveError`."""
+    what = _KINDS[kind]
     source = Path(path).expanduser()
+    if source.is_dir():
+        raise SaveError(f"cannot read {str(source)!r}: it is a folder, not {what}")
     try:
         text = source.read_text(encoding="utf-8")
     except OSError as exc:
         raise SaveError(f"cannot read {str(source)!r}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        raise SaveError(f"{str(source)!r} is not a saved game (not text)") from None
+        raise SaveError(f"{str(source)!r} is not {what} (not text)") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SaveError(f"{str(source)!r} is not a saved game (not JSON: {exc})") from None
+        raise SaveError(f"{str(source)!r} is not {what} (not JSON: {exc})") from None
+    except RecursionError:
+        raise SaveError(f"{str(source)!r} is not {what} (nested too deeply)") from None
     if not isinstance(data, dict):
-        raise SaveError(f"{str(source)!r} is not a saved game (expected a JSON object)")
-    extra = data.pop(_KEY, None)
+        raise SaveError(f"{str(source)!r} is not {what} (expected a JSON object)")
+    return data
+
+
+def _section(data: dict[str, Any]) -> tuple[Any, SessionDice]:
+    """The options (as stored) and the dice of a ``"terminal"`` section (removed)."""
+    extra = data.pop(_KEY)
+    if not isinstance(extra, dict):
+        raise BackgammonError(f"{_KEY!r}: expected a JSON object, got {type(extra).__name__}")
+    dice_state = extra.get("dice", {})
+    if not isinstance(dice_state, dict):
+        raise BackgammonError(f"the dice {dice_state!r}: expected a JSON object")
+    return extra.get("options", {}), SessionDice.from_state(dice_state)
+
+
+def _invalid(source: str | os.PathLike[str], what: str, exc: BaseException) -> SaveError:
+    if isinstance(exc, BackgammonError):
+        why = str(exc)
+    else:  # a library's own check that did not expect JSON of the wrong type
+        why = f"a field has the wrong type or value ({type(exc).__name__}: {exc})"
+    return SaveError(f"{str(Path(source).expanduser())!r}: not a valid {what}: {why}")
+
+
+# -- backgammon play --------------------------------------------------------------------------
+
+
+def save(
+    path: str | os.PathLike[str],
+    options: PlayOptions,
+    match: Match,
+    dice: SessionDice,
+    *,
+    overwrite: bool = True,
+) -> Path:
+    """Write a ``play`` session to ``path`` (see :func:`write`); return the absolute path."""
+    data: dict[str, Any] = match.to_dict()
+    data[_KEY] = {"version": _VERSION, "options": options.to_dict(), "dice": dice.state()}
+    return write(path, data, overwrite=overwrite)
+
+
+def load(path: str | os.PathLike[str]) -> tuple[PlayOptions, Match, SessionDice]:
+    """Read a ``play`` save file: the options, the match (replayed from its log, with the
+    dice taken up where they stopped) and the dice source."""
+    data = read(path, "game")
     try:
-        if extra is None:
-            dice = SessionDice()
-            options = None
+        if _KEY in data:
+            stored, dice = _section(data)
+            options: PlayOptions | None = PlayOptions.from_dict(stored)
         else:
-            if not isinstance(extra, dict):
-                raise BackgammonError(f"{_KEY!r}: expected a JSON object")
-            options = PlayOptions.from_dict(extra.get("options", {}))
-            dice = SessionDice.from_state(extra.get("dice", {}))
+            options, dice = None, SessionDice()
         match = Match.from_dict(data, dice=dice)
         if options is None:
             options = PlayOptions(rules=match.rules)
         elif options.rules != match.rules:
             raise BackgammonError("the options' rules differ from the match's")
-    except BackgammonError as exc:
-        raise SaveError(f"{str(source)!r}: not a valid saved game: {exc}") from None
+    except (BackgammonError, TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+        raise _invalid(path, "saved game", exc) from None
     return options, match, dice
+
+
+# -- backgammon chouette ------------------------------------------------------------------------
+
+
+def save_chouette(
+    path: str | os.PathLike[str],
+    options: ChouetteOptions,
+    chouette: Chouette,
+    dice: SessionDice,
+    *,
+    overwrite: bool = True,
+) -> Path:
+    """Write a ``chouette`` session to ``path`` (see :func:`write`); return the absolute path.
+
+    >>> import tempfile
+    >>> dice = SessionDice((6, 5, 4), seed=1)
+    >>> opts = ChouetteOptions((("a", "human"), ("b", "human"), ("c", "human")))
+    >>> c = Chouette(opts.names, dice=dice); c.roll(player=c.box)
+    >>> path = save_chouette(os.path.join(tempfile.mkdtemp(), "c.json"), opts, c, dice)
+    >>> opts2, c2, dice2 = load_chouette(path)
+    >>> (opts2, c2, dice2.drawn) == (opts, c, dice.drawn)
+    True
+    """
+    data: dict[str, Any] = chouette.to_dict()
+    data[_KEY] = {"version": _VERSION, "options": options.to_dict(), "dice": dice.state()}
+    return write(path, data, overwrite=overwrite)
+
+
+def load_chouette(path: str | os.PathLike[str]) -> tuple[ChouetteOptions, Chouette, SessionDice]:
+    """Read a ``chouette`` save file: the options, the chouette (replayed from its log) and
+    the dice, taken up where they stopped."""
+    data = read(path, "chouette")
+    try:
+        if _KEY not in data:
+            raise BackgammonError(f"no {_KEY!r} section: not saved by `backgammon chouette`")
+        stored, dice = _section(data)
+        options = ChouetteOptions.from_dict(stored)
+        chouette = Chouette.from_dict(data, dice=dice)
+        if set(chouette.players) != set(options.names) or chouette.rules != options.rules:
+            raise BackgammonError("the options' players or rules differ from the chouette's")
+    except (BackgammonError, TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+        raise _invalid(path, "saved chouette", exc) from None
+    return options, chouette, dice

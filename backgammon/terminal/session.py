@@ -300,14 +300,27 @@ class Session:
         self.prompts.ask_quit("the game", lambda: self._save(None))
 
     def _save(self, name: str | None) -> bool:
+        """``save [FILE]``: to FILE (relative to the current folder), else to the file this
+        session saves to, else :func:`~backgammon.terminal.options.default_save_path`. An
+        existing file other than the session's own is replaced only after asking."""
+        from .options import default_save_path
+
         if name is None:
-            path = self.save_path or Path(DEFAULT_SAVE_NAME)
+            path = self.save_path or default_save_path()
         else:
             path = Path(name.strip().strip("'\""))
         try:
-            written = savefile.save(path, self.options, self.match, self.dice)
+            written = savefile.write_asking(
+                lambda overwrite: savefile.save(path, self.options, self.match, self.dice, overwrite=overwrite),
+                path,
+                self.prompts.read,
+                overwrite=savefile.same_file(path, self.save_path),
+            )
         except BackgammonError as exc:
             self._error(f"Not saved: {exc}")
+            return False
+        if written is None:
+            self._say("Not saved.")
             return False
         self.save_path = path
         self._say(f"Game saved to {written}", style="bold")
@@ -315,6 +328,8 @@ class Session:
         return True
 
     def _autosave(self) -> None:
+        """On end of input, Ctrl-C or an error: to ``--autosave FILE`` or
+        :func:`~backgammon.terminal.options.default_autosave_path` (replaced without asking)."""
         if self.match.is_over():
             return
         configured = self.options.autosave
