@@ -7,9 +7,13 @@ Sub-commands:
 * ``backgammon chouette [OPTIONS]`` — a chouette (three or more players, people at one
   keyboard and bots; see ``backgammon chouette --help`` and
   :mod:`backgammon.terminal.chouette`);
-* ``backgammon show [POSITION_ID]`` — draw a position.
+* ``backgammon show [POSITION]`` — draw a position as ``backgammon play`` draws it;
+  ``POSITION`` is a gnubg Position ID, gnubg's ``PositionID:MatchID`` pair, or an XGID
+  (``XGID=...``); the starting position by default.
 * ``backgammon moves POSITION_ID DICE`` — list the legal plays of a roll (``DICE`` like
-  ``31`` or ``3-1``).
+  ``31`` or ``3-1``), best first by the expert network's 0-ply evaluation when the engine
+  can load (in the legal order otherwise), each with its number in the legal order (the
+  number ``list`` shows and a play prompt accepts).
 
 When the reader of ``show`` or ``moves`` goes away before the end of the output
 (``backgammon moves ... | head``), the command stops quietly with exit status
@@ -20,13 +24,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
+from typing import TYPE_CHECKING
 
 from . import __version__
 from .errors import BackgammonError
 from .position import Position
+
+if TYPE_CHECKING:
+    from .match import Match
 from .terminal.chouette import add_chouette_arguments
 from .terminal.options import add_play_arguments
 
@@ -54,6 +63,81 @@ def _dice(text: str) -> tuple[int, int]:
     return int(digits[0]), int(digits[1])
 
 
+_LISTS = re.compile(r"\s*\(?\[[\d, ]*\],\s*\[[\d, ]*\]\)?:?")
+
+
+def _reason(exc: BaseException) -> str:
+    """A library message about an input, without Python values (lists of checker counts,
+    the base64 decoder's words): what is wrong, in a sentence."""
+    text = _LISTS.sub("", str(exc))
+    text = re.sub(r"not base64 \([^)]*\)", "not base64 (letters, digits, + and / only)", text)
+    text = re.sub(r":\s*:", ":", text).strip()
+    text = re.sub(r"^invalid ([A-Za-z ]+?) '[^']*':\s*it\b", r"the \1", text)
+    return re.sub(r"^(?:invalid [A-Za-z ]+ )?(?:'[^']*'|[A-Za-z0-9+/]{14}):\s*", "", text)
+
+
+def read_position(text: str) -> Match:
+    """The match (or money session) that ``text`` sets up, as ``show`` reads it: an XGID
+    (``XGID=...``), gnubg's ``PositionID:MatchID`` pair, or a Position ID alone (money
+    play, the side on roll is X, before the roll). Raises
+    :class:`~backgammon.errors.BackgammonError` with a sentence about the input.
+
+    >>> read_position("4HPwATDgc/ABMA:cAkHAAAAAAAA").game.dice
+    (6, 1)
+    >>> read_position("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:4:2:1:5:10").length
+    5
+    """
+    from .match import Match
+    from .matchid import MatchState
+    from .xgid import XGID
+
+    text = text.strip()
+    if text[:5].upper() == "XGID=":
+        try:
+            return Match.from_xgid("XGID=" + text[5:])
+        except BackgammonError as exc:
+            raise BackgammonError(f"{text!r} is not a valid XGID: {_reason(exc)}") from None
+    pid, colon, mid = text.partition(":")
+    kind = "PositionID:MatchID pair" if colon else "Position ID"
+    try:
+        position = Position.from_position_id(pid)
+        state = MatchState.from_match_id(mid) if colon else MatchState()
+        player, opponent = position.player, position.opponent
+        xgid = XGID.from_match_state(state, player, opponent)
+        return Match.from_xgid(xgid.to_xgid())
+    except BackgammonError as exc:
+        raise BackgammonError(f"{text!r} is not a valid {kind}: {_reason(exc)}") from None
+
+
+def _show(text: str) -> None:
+    """``show``: the board as ``backgammon play`` draws it."""
+    from .terminal.session import make_console
+    from .terminal.view import render, scene_of
+
+    match = read_position(text)
+    console = make_console("auto")
+    console.print(render(scene_of(match), width=console.width), soft_wrap=True)
+
+
+def _moves(position_id: str, dice: tuple[int, int]) -> None:
+    """``moves``: the legal plays, best first when the engine can load."""
+    try:
+        pos = Position.from_position_id(position_id)
+    except BackgammonError as exc:
+        raise BackgammonError(f"{position_id!r} is not a valid Position ID: {_reason(exc)}") from None
+    plays = pos.legal_moves(dice)
+    if not plays:
+        print("no legal play: the turn passes")
+        return
+    from .engine.analysis import engine, rank_plays
+
+    order = list(range(len(plays)))
+    if engine() is not None:
+        order = [p.index for p in rank_plays(plays, plies=0).plays]
+    for i in order:
+        print(f"{i + 1:4}. {plays[i]}")
+
+
 #: Sub-commands that hand every argument to a module of the engine: name -> (module, what).
 _ENGINE_COMMANDS = {
     "train": ("backgammon.engine.train", "train the evaluation networks by self-play"),
@@ -75,9 +159,17 @@ def build_parser() -> argparse.ArgumentParser:
         "chouette", help="a chouette in the terminal: 3 or more players, the box against a team"
     )
     add_chouette_arguments(chouette)
-    show = sub.add_parser("show", help="draw a position given by its gnubg Position ID")
-    show.add_argument("position_id", nargs="?", default=Position.initial().position_id())
-    moves = sub.add_parser("moves", help="list every legal play of a roll in a position")
+    show = sub.add_parser(
+        "show", help="draw a position: a Position ID, a PositionID:MatchID pair or an XGID"
+    )
+    show.add_argument(
+        "position_id",
+        metavar="POSITION",
+        nargs="?",
+        default=Position.initial().position_id(),
+        help="gnubg Position ID, gnubg's PositionID:MatchID, or XGID=... (default: the start)",
+    )
+    moves = sub.add_parser("moves", help="list every legal play of a roll, best first")
     moves.add_argument("position_id", help="gnubg Position ID, from the side on roll")
     moves.add_argument("dice", type=_dice, help="the roll, like 31 or 3-1")
     for name, (module, purpose) in _ENGINE_COMMANDS.items():
@@ -111,14 +203,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_chouette(args)
     try:
         if args.command == "show":
-            print(Position.from_position_id(args.position_id))
+            _show(args.position_id)
         elif args.command == "moves":
-            pos = Position.from_position_id(args.position_id)
-            plays = pos.legal_moves(args.dice)
-            if not plays:
-                print("no legal play: the turn passes")
-            for i, move in enumerate(plays, 1):
-                print(f"{i:4}. {move}")
+            _moves(args.position_id, args.dice)
         else:
             parser.print_help()
         sys.stdout.flush()
