@@ -603,7 +603,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     )
     add_saving_arguments(
         parser,
-        resume_help="take up a game saved with `save` (or the automatic save); its options come from the file",
+        resume_help="take up a game saved with `save` (or the automatic save); "
+        "its options come from the file",
         autosave_name="autosave.json",
     )
 

@@ -311,7 +311,7 @@ class Session:
             path = Path(name.strip().strip("'\""))
         try:
             written = savefile.write_asking(
-                lambda overwrite: savefile.save(path, self.options, self.match, self.dice, overwrite=overwrite),
+                lambda replace: savefile.save(path, self.options, self.match, self.dice, overwrite=replace),
                 path,
                 self.prompts.read,
                 overwrite=savefile.same_file(path, self.save_path),
