@@ -257,6 +257,13 @@ class Table:
             self._bots[seat] = load(spec.kind, seed=spec.seed)
         return self._bots[seat]
 
+    def use_bot(self, seat: str, bot: Bot) -> None:
+        """Seat ``bot`` (an already built :class:`~backgammon.bots.base.Bot`) at the bot seat
+        ``seat`` instead of loading one by the seat's kind (benchmarks, custom bots)."""
+        if not self.seat(seat).is_bot:
+            raise BackgammonError(f"{seat!r} is a person's seat, not a bot's")
+        self._bots[seat] = bot
+
     def actions(self, seat: str) -> frozenset[str]:
         """What ``seat`` may do now: the contest's actions and the table's (``step``,
         ``undo``, ``confirm`` while playing; ``ready`` to let a bot captain roll)."""
