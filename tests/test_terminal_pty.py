@@ -263,3 +263,22 @@ def test_corner_option_and_bad_input(tmp_path: Path) -> None:
     p.answer("[c]ancel > ", "n")
     assert p.finish() == 0
     assert_clean(p.text)
+
+
+def test_save_asks_before_replacing_and_refuses_devices(tmp_path: Path) -> None:
+    """`save FILE` on an existing file asks first; a device is refused and left as it is."""
+    (tmp_path / "mine.json").write_text("keep me")
+    p = Player(["--opponent", "human", "--dice", "31"], tmp_path)
+    p.answer("X: play 3-1 > ", "save mine.json")
+    p.answer("mine.json exists: overwrite it? [y/N] > ", "n")
+    out = p.answer("X: play 3-1 > ", "save /dev/full")
+    assert "Not saved." in out
+    out = p.answer("X: play 3-1 > ", "save mine.json")
+    assert "Not saved: cannot save to '/dev/full': it is not a regular file" in out.replace("\n", "")
+    assert (tmp_path / "mine.json").read_text() == "keep me"
+    p.answer("mine.json exists: overwrite it? [y/N] > ", "y")
+    p.answer("X: play 3-1 > ", "quit")
+    p.answer("[c]ancel > ", "n")
+    assert p.finish() == 0
+    assert "Game saved to " in p.text and (tmp_path / "mine.json").read_text() != "keep me"
+    assert_clean(p.text)
