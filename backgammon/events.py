@@ -1,4 +1,4 @@
-"""The event log: every game and match is an append-only list of these value objects.
+"""The event log: every game, match and chouette is an append-only list of these value objects.
 
 Each action on a :class:`~backgammon.game.Game` appends one event (the *primary* events:
 rolls, plays, cube and resignation actions); the game also logs what follows from them
@@ -15,12 +15,24 @@ are events, so replaying a log needs no dice source. Events serialise to JSON-re
 True
 >>> event_from_dict({"type": "roll", "player": 0, "dice": [6, 6]})
 Roll(player=0, dice=(6, 6))
+
+One framework serves the three logs: every event class derives from :class:`Event` and
+registers itself, under its *family* (``"game"`` for games and matches, ``"chouette"`` for
+the chouette's own events in :mod:`backgammon.chouette`) and its ``type`` string, so a
+chouette's ``"roll"`` and a game's ``"roll"`` do not clash. :func:`event_from_dict` reads
+any family back through one table of field converters; :func:`check_same_log` is the
+replay check of all three; :meth:`Event.apply` takes a primary event's action again on a
+game or chouette; :meth:`Event.visit` lets a reader (a narrator) handle each type in its
+own ``on_<type>`` method.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+import json
+import types
+import typing
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import MISSING, dataclass, fields
 from enum import Enum
 from typing import Any, ClassVar
 
@@ -31,6 +43,7 @@ __all__ = [
     "FORMAT_VERSION",
     "GAME_EVENT_TYPES",
     "PRIMARY_EVENTS",
+    "MatchEvent",
     "Accept",
     "AutomaticDouble",
     "Beaver",
@@ -50,7 +63,12 @@ __all__ = [
     "Roll",
     "SetUp",
     "Take",
+    "check_header",
+    "check_same_log",
+    "event_class",
     "event_from_dict",
+    "event_list",
+    "load_json",
 ]
 
 #: Version of the JSON format written by ``to_json()`` of games and matches.
@@ -138,35 +156,110 @@ class GameResult:
             raise BackgammonError(f"game result {dict(data)!r}: {exc}") from None
 
 
-# -- events -----------------------------------------------------------------------------
+# -- the framework ------------------------------------------------------------------------
+
+#: Every event class by (family, type): filled as the classes are defined.
+_REGISTRY: dict[tuple[str, str], type[Event]] = {}
 
 
-class _EventBase:
-    """Shared serialisation; each event class sets ``type`` and ``primary``."""
+class Event:
+    """Base of every log entry of a game, a match or a chouette.
+
+    A subclass that sets ``type`` registers itself under ``(family, type)`` (the family is
+    inherited: ``"game"`` here, ``"chouette"`` for :class:`backgammon.chouette.ChouetteEvent`).
+    *Primary* events record an action and are replayed by taking it again (:meth:`apply`);
+    the others (``primary = False``) follow from one and are checked on replay.
+
+    >>> event_class("game", "roll") is Roll
+    True
+    >>> Roll(0, (3, 1)).visit(object()) is None
+    True
+    """
 
     type: ClassVar[str]
     #: True for events that record an action (replayed by calling the action); False for
     #: events that follow from one (checked when replaying).
     primary: ClassVar[bool] = True
+    #: The namespace of ``type``: ``"game"`` (games and matches) or ``"chouette"``.
+    family: ClassVar[str] = "game"
+    #: The method of a :class:`~backgammon.game.Game` or
+    #: :class:`~backgammon.chouette.Chouette` that takes this action again (``None`` when
+    #: the event is no plain action), and the fields passed to it besides ``player=``.
+    action: ClassVar[str | None] = None
+    arguments: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "type" in cls.__dict__:
+            key = (cls.family, cls.type)
+            if key in _REGISTRY and _REGISTRY[key].__qualname__ != cls.__qualname__:
+                raise TypeError(f"event type {key!r} is taken by {_REGISTRY[key].__qualname__}")
+            _REGISTRY[key] = cls
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict with a ``type`` key."""
+        """JSON-ready dict with a ``type`` key, then the fields in order."""
         out: dict[str, Any] = {"type": self.type}
         for f in fields(self):  # type: ignore[arg-type]
-            name = f.name
-            value = getattr(self, name)
-            if isinstance(value, Move):
-                value = str(value)
-            elif isinstance(value, tuple):
-                value = list(value)
-            elif isinstance(value, GameResult):
-                value = value.to_dict()
-            out[name] = value
+            out[f.name] = _to_json(getattr(self, f.name))
         return out
+
+    def apply(self, target: Any) -> None:
+        """Take the action this event records again on ``target`` (a game or a chouette):
+        call its method :attr:`action` with the :attr:`arguments` and ``player=``."""
+        if self.action is None:
+            raise BackgammonError(f"{self!r} is not an action here")
+        method = getattr(target, self.action)
+        args = [getattr(self, name) for name in self.arguments]
+        if hasattr(self, "player"):
+            method(*args, player=getattr(self, "player"))
+        else:
+            method(*args)
+
+    def visit(self, visitor: Any) -> Any:
+        """Hand this event to ``visitor``'s ``on_<type>`` method (``on_play`` for a play),
+        or to its ``on_event`` when it has none; return what it returns (``None`` when it
+        has neither)."""
+        handler = getattr(visitor, f"on_{self.type}", None) or getattr(visitor, "on_event", None)
+        return None if handler is None else handler(self)
+
+
+def event_class(family: str, kind: str) -> type[Event]:
+    """The event class registered as type ``kind`` in ``family``; raises ``KeyError``."""
+    return _REGISTRY[(family, kind)]
+
+
+def _to_json(value: Any) -> Any:
+    if isinstance(value, Move):
+        return str(value)
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, GameResult):
+        return value.to_dict()
+    return value
 
 
 @dataclass(frozen=True)
-class SetUp(_EventBase):
+class _ByPlayer(Event):
+    """An event with only the player who acted (a game's player 0 or 1)."""
+
+    player: int
+
+
+@dataclass(frozen=True)
+class _CubeByPlayer(Event):
+    """A cube action: who acted, and the cube's value after it."""
+
+    player: int
+    cube: int
+
+
+# -- the events of a game and a match -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetUp(Event):
     """A game that starts from a given moment rather than the opening (first event only).
 
     ``position_id`` is seen from ``player``, who is on roll; ``dice`` is ``None`` when the
@@ -187,7 +280,7 @@ class SetUp(_EventBase):
 
 
 @dataclass(frozen=True)
-class OpeningRoll(_EventBase):
+class OpeningRoll(Event):
     """One throw of the opening roll (R4): ``dice[i]`` is player ``i``'s die. Equal dice are
     thrown again (and may double the cube, R6).
 
@@ -196,11 +289,13 @@ class OpeningRoll(_EventBase):
     """
 
     type: ClassVar[str] = "opening_roll"
+    action: ClassVar[str | None] = "roll"
+    arguments: ClassVar[tuple[str, ...]] = ("dice",)
     dice: tuple[int, int]
 
 
 @dataclass(frozen=True)
-class AutomaticDouble(_EventBase):
+class AutomaticDouble(Event):
     """R6: equal opening dice doubled the centred cube to ``cube``. Derived.
 
     >>> AutomaticDouble(2).to_dict()
@@ -213,7 +308,7 @@ class AutomaticDouble(_EventBase):
 
 
 @dataclass(frozen=True)
-class Roll(_EventBase):
+class Roll(Event):
     """``player`` rolled ``dice`` (R7).
 
     >>> Roll(0, (6, 6)).to_dict()
@@ -221,12 +316,14 @@ class Roll(_EventBase):
     """
 
     type: ClassVar[str] = "roll"
+    action: ClassVar[str | None] = "roll"
+    arguments: ClassVar[tuple[str, ...]] = ("dice",)
     player: int
     dice: tuple[int, int]
 
 
 @dataclass(frozen=True)
-class Play(_EventBase):
+class Play(Event):
     """``player`` played ``move`` (the empty move when no play was possible).
 
     >>> Play(0, Move()).to_dict()
@@ -234,12 +331,14 @@ class Play(_EventBase):
     """
 
     type: ClassVar[str] = "play"
+    action: ClassVar[str | None] = "play"
+    arguments: ClassVar[tuple[str, ...]] = ("move",)
     player: int
     move: Move
 
 
 @dataclass(frozen=True)
-class Double(_EventBase):
+class Double(_CubeByPlayer):
     """``player`` offered the cube at ``cube`` (R27, R28).
 
     >>> Double(1, 2).to_dict()
@@ -247,12 +346,11 @@ class Double(_EventBase):
     """
 
     type: ClassVar[str] = "double"
-    player: int
-    cube: int
+    action: ClassVar[str | None] = "double"
 
 
 @dataclass(frozen=True)
-class Take(_EventBase):
+class Take(_CubeByPlayer):
     """``player`` took; they own the cube at ``cube`` (R29).
 
     >>> Take(0, 2).to_dict()
@@ -260,12 +358,11 @@ class Take(_EventBase):
     """
 
     type: ClassVar[str] = "take"
-    player: int
-    cube: int
+    action: ClassVar[str | None] = "take"
 
 
 @dataclass(frozen=True)
-class Beaver(_EventBase):
+class Beaver(_CubeByPlayer):
     """``player`` took and redoubled at once, keeping the cube at ``cube`` (R30).
 
     >>> Beaver(0, 4).to_dict()
@@ -273,12 +370,11 @@ class Beaver(_EventBase):
     """
 
     type: ClassVar[str] = "beaver"
-    player: int
-    cube: int
+    action: ClassVar[str | None] = "beaver"
 
 
 @dataclass(frozen=True)
-class Pass(_EventBase):
+class Pass(_ByPlayer):
     """``player`` passed the double and lost the game (R29).
 
     >>> Pass(0).to_dict()
@@ -286,11 +382,11 @@ class Pass(_EventBase):
     """
 
     type: ClassVar[str] = "pass"
-    player: int
+    action: ClassVar[str | None] = "pass_double"
 
 
 @dataclass(frozen=True)
-class Resign(_EventBase):
+class Resign(Event):
     """``player`` offered to resign at ``level`` (1 single, 2 gammon, 3 backgammon; R31).
 
     >>> Resign(1, 2).to_dict()
@@ -298,12 +394,14 @@ class Resign(_EventBase):
     """
 
     type: ClassVar[str] = "resign"
+    action: ClassVar[str | None] = "resign"
+    arguments: ClassVar[tuple[str, ...]] = ("level",)
     player: int
     level: int
 
 
 @dataclass(frozen=True)
-class Accept(_EventBase):
+class Accept(_ByPlayer):
     """``player`` accepted the resignation (R31).
 
     >>> Accept(0).to_dict()
@@ -311,11 +409,11 @@ class Accept(_EventBase):
     """
 
     type: ClassVar[str] = "accept"
-    player: int
+    action: ClassVar[str | None] = "accept"
 
 
 @dataclass(frozen=True)
-class Decline(_EventBase):
+class Decline(_ByPlayer):
     """``player`` declined the resignation; play goes on (R31).
 
     >>> Decline(0).to_dict()
@@ -323,11 +421,11 @@ class Decline(_EventBase):
     """
 
     type: ClassVar[str] = "decline"
-    player: int
+    action: ClassVar[str | None] = "decline"
 
 
 @dataclass(frozen=True)
-class GameEnd(_EventBase):
+class GameEnd(Event):
     """The game is over. Derived.
 
     >>> GameEnd(GameResult(1, ResultKind.PASSED, 1, 2, 1, 2)).to_dict()["result"]["kind"]
@@ -340,7 +438,7 @@ class GameEnd(_EventBase):
 
 
 @dataclass(frozen=True)
-class GameStart(_EventBase):
+class GameStart(Event):
     """A match log's marker: game ``number`` (from 1) starts at ``score``; ``crawford`` when it
     is the Crawford game (R33). Derived.
 
@@ -356,7 +454,7 @@ class GameStart(_EventBase):
 
 
 @dataclass(frozen=True)
-class MatchEnd(_EventBase):
+class MatchEnd(Event):
     """A match log's last event: ``winner`` reached the match length (R32). Derived.
 
     >>> MatchEnd(0, (7, 3)).to_dict()
@@ -384,7 +482,8 @@ GameEvent = (
     | Decline
     | GameEnd
 )
-Event = GameEvent | GameStart | MatchEnd
+#: The events of a match log: a game's, and the match's markers.
+MatchEvent = GameEvent | GameStart | MatchEnd
 
 #: The event classes of one game's log, in the order a game meets them.
 GAME_EVENT_TYPES: tuple[type[Any], ...] = (
@@ -403,10 +502,11 @@ GAME_EVENT_TYPES: tuple[type[Any], ...] = (
     GameEnd,
 )
 
-_CLASSES: dict[str, type[Any]] = {c.type: c for c in GAME_EVENT_TYPES + (GameStart, MatchEnd)}
+#: The event types of games and matches that record an action.
+PRIMARY_EVENTS: frozenset[str] = frozenset(t for (f, t), c in _REGISTRY.items() if f == "game" and c.primary)
 
-#: The event types that record an action.
-PRIMARY_EVENTS: frozenset[str] = frozenset(t for t, c in _CLASSES.items() if c.primary)
+
+# -- reading events back ------------------------------------------------------------------
 
 
 def _int(value: Any) -> int:
@@ -421,17 +521,44 @@ def _player(value: Any) -> int:
     return int(value)
 
 
+def _name(value: Any) -> str:
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"{value!r} is not a player's name")
+    return value
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise TypeError(f"{value!r} is not a list of names")
+    return tuple(_name(v) for v in value)
+
+
 def _pair(value: Any) -> tuple[int, int]:
     if not isinstance(value, (list, tuple)) or len(value) != 2:
         raise ValueError(f"{value!r} is not a pair")
     return _int(value[0]), _int(value[1])
 
 
+def _die(value: Any) -> int:
+    if not 1 <= _int(value) <= 6:
+        raise ValueError("dice are 1-6")
+    return int(value)
+
+
+def _throw(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, (list, tuple)) or not value:
+        raise TypeError(f"{value!r} is not a list of dice")
+    try:
+        return tuple(_die(v) for v in value)
+    except ValueError as exc:
+        raise ValueError(f"{value!r}: {exc}") from None
+
+
 def _dice(value: Any) -> tuple[int, int]:
-    a, b = _pair(value)
-    if not (1 <= a <= 6 and 1 <= b <= 6):
-        raise ValueError(f"{value!r} are not two dice 1-6")
-    return a, b
+    dice = _throw(value)
+    if len(dice) != 2:
+        raise ValueError(f"{value!r}: a roll is two dice")
+    return dice[0], dice[1]
 
 
 def _text(value: Any) -> str:
@@ -446,44 +573,125 @@ def _bool(value: Any) -> bool:
     return value
 
 
-def event_from_dict(data: Mapping[str, Any]) -> Event:
-    """Rebuild an event from :meth:`to_dict`'s output; raises
-    :class:`~backgammon.errors.BackgammonError` on anything malformed."""
+#: How a field's JSON value is read back, by the field's type; a field whose name says
+#: more than its type (a game's ``player`` is 0 or 1; ``dice`` are 1-6) is read by
+#: ``(name, type)`` first. Enumerations are read by value.
+_CONVERT: dict[Any, Callable[[Any], Any]] = {
+    int: _int,
+    bool: _bool,
+    str: _name,
+    tuple[int, int]: _pair,
+    tuple[str, ...]: _names,
+    Move: lambda v: Move.parse(_text(v)),
+    GameResult: GameResult.from_dict,
+    ("player", int): _player,
+    ("winner", int): _player,
+    ("cube_owner", int): _player,
+    ("dice", tuple[int, int]): _dice,
+    ("dice", tuple[int, ...]): _throw,
+    ("position_id", str): _text,
+}
+
+
+def _converter(name: str, hint: Any) -> Callable[[Any], Any]:
+    if isinstance(hint, types.UnionType):  # ``X | None``
+        inner = _converter(name, next(a for a in typing.get_args(hint) if a is not type(None)))
+        return lambda v: None if v is None else inner(v)
+    found = _CONVERT.get((name, hint)) or _CONVERT.get(hint)
+    if found is not None:
+        return found
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return hint
+    raise TypeError(f"no converter for field {name}: {hint!r}")  # pragma: no cover
+
+
+#: Per event class: (name, converter, required) for each field, in order.
+_SPECS: dict[type[Event], list[tuple[str, Callable[[Any], Any], bool]]] = {}
+
+
+def _spec(cls: type[Event]) -> list[tuple[str, Callable[[Any], Any], bool]]:
+    spec = _SPECS.get(cls)
+    if spec is None:
+        hints = typing.get_type_hints(cls)
+        spec = [
+            (f.name, _converter(f.name, hints[f.name]), f.default is MISSING and f.default_factory is MISSING)
+            for f in fields(cls)  # type: ignore[arg-type]
+        ]
+        _SPECS[cls] = spec
+    return spec
+
+
+def event_from_dict(data: Mapping[str, Any], family: str = "game") -> Event:
+    """Rebuild an event of ``family`` (``"game"`` for game and match logs, ``"chouette"``)
+    from :meth:`Event.to_dict`'s output; raises :class:`~backgammon.errors.BackgammonError`
+    on anything malformed.
+
+    >>> event_from_dict({"type": "roll", "player": 0, "dice": [7, 1]})
+    Traceback (most recent call last):
+    ...
+    backgammon.errors.BackgammonError: event {'type': 'roll', 'player': 0, 'dice': [7, 1]}: [7, 1]: dice are 1-6
+    """
+    label = "event" if family == "game" else f"{family} event"
     if not isinstance(data, Mapping):
-        raise BackgammonError(f"event {data!r}: expected a JSON object")
+        raise BackgammonError(f"{label} {data!r}: expected a JSON object")
     kind = data.get("type")
-    cls = _CLASSES.get(kind) if isinstance(kind, str) else None
+    cls = _REGISTRY.get((family, kind)) if isinstance(kind, str) else None
     if cls is None:
-        raise BackgammonError(f"event {dict(data)!r}: unknown type {kind!r}")
-    names = {f.name for f in fields(cls)}
-    extra = sorted(set(data) - names - {"type"})
-    if extra:
-        raise BackgammonError(f"event {dict(data)!r}: unexpected field(s) {', '.join(extra)}")
-    convert: dict[str, Any] = {
-        "player": _player,
-        "winner": _player,
-        "dice": _dice,
-        "cube": _int,
-        "level": _int,
-        "number": _int,
-        "score": _pair,
-        "crawford": _bool,
-        "double_offered": _bool,
-        "position_id": _text,
-        "move": lambda v: Move.parse(_text(v)),
-        "result": GameResult.from_dict,
-        "cube_owner": lambda v: None if v is None else _player(v),
-    }
-    kwargs: dict[str, Any] = {}
+        raise BackgammonError(f"{label} {dict(data)!r}: unknown type {kind!r}")
+    spec = _spec(cls)
+    extra = sorted(set(data) - {name for name, _, _ in spec} - {"type"})
+    missing = [name for name, _, required in spec if required and name not in data]
+    if extra or missing:
+        what = "unexpected field(s) " + ", ".join(extra) if extra else "missing field(s) " + ", ".join(missing)
+        raise BackgammonError(f"{label} {dict(data)!r}: {what}")
     try:
-        for name in names:
-            if name not in data:
-                continue  # dataclass default, or a TypeError below
-            value = data[name]
-            if name == "dice" and value is None and cls is SetUp:
-                kwargs[name] = None
-            else:
-                kwargs[name] = convert[name](value)
-        return cls(**kwargs)  # type: ignore[no-any-return]
-    except (TypeError, ValueError, InvalidMoveError) as exc:
-        raise BackgammonError(f"event {dict(data)!r}: {exc}") from None
+        return cls(**{name: convert(data[name]) for name, convert, _ in spec if name in data})
+    except (TypeError, ValueError) as exc:  # InvalidMoveError and BackgammonError are ValueErrors
+        raise BackgammonError(f"{label} {dict(data)!r}: {exc}") from None
+
+
+# -- logs -------------------------------------------------------------------------------------
+
+
+def check_same_log(got: Sequence[Event], expected: Sequence[Event]) -> None:
+    """Raise :class:`~backgammon.errors.BackgammonError` unless a replay's log ``got`` is the
+    log ``expected`` (the replay check of games, matches and chouettes)."""
+    for i, (a, b) in enumerate(zip(got, expected)):
+        if a != b:
+            raise BackgammonError(
+                f"the log does not replay: event {i} is {b!r} in the log but {a!r} on replay"
+            )
+    if len(got) != len(expected):
+        i = min(len(got), len(expected))
+        extra = got[i] if len(got) > i else expected[i]
+        where = "on replay but not in the log" if len(got) > i else "in the log but not on replay"
+        raise BackgammonError(f"the log does not replay: event {i} {extra!r} is {where}")
+
+
+def load_json(text: str) -> Any:
+    """A saved log's JSON text, parsed; :class:`~backgammon.errors.BackgammonError` if it is
+    not JSON."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise BackgammonError(f"not JSON: {exc}") from None
+
+
+def check_header(data: Any, fmt: str, version: int = FORMAT_VERSION) -> None:
+    """Check a saved log's header: a JSON object of ``format`` ``fmt`` and a version from 1
+    to ``version``."""
+    if not isinstance(data, Mapping):
+        raise BackgammonError(f"expected a JSON object with format {fmt!r}")
+    if data.get("format") != fmt:
+        raise BackgammonError(f"format {data.get('format')!r}: expected {fmt!r}")
+    found = data.get("version")
+    if not isinstance(found, int) or isinstance(found, bool) or not 1 <= found <= version:
+        raise BackgammonError(f"format version {found!r}: this library reads versions 1-{version}")
+
+
+def event_list(data: Mapping[str, Any]) -> list[Any]:
+    """The ``events`` list of a saved log (empty when absent)."""
+    events = data.get("events", [])
+    if not isinstance(events, list):
+        raise BackgammonError(f"events {events!r}: expected a list")
+    return events

@@ -43,10 +43,11 @@ True
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
 from typing import Any
+
+from dataclasses import replace
 
 from .dice import DiceSource, SecureDice
 from .errors import BackgammonError, IllegalActionError, IllegalMoveError, InvalidPositionError, Refusal
@@ -69,7 +70,11 @@ from .events import (
     Roll,
     SetUp,
     Take,
+    check_header,
+    check_same_log,
     event_from_dict,
+    event_list,
+    load_json,
 )
 from .matchid import GameState, MatchState, Resignation
 from .move import Move
@@ -794,32 +799,12 @@ class Game:
         try:
             if isinstance(event, SetUp):
                 self._setup(event)
-            elif isinstance(event, OpeningRoll):
-                if self._phase is not Phase.OPENING:
-                    raise self._illegal(Action.ROLL, f"opening roll {event.dice!r}", "the opening roll is over")
-                self.roll(event.dice)
-            elif isinstance(event, Roll):
-                if self._phase is Phase.OPENING:
-                    raise self._illegal(Action.ROLL, f"roll {event.dice!r}", "the opening roll comes first")
-                self.roll(event.dice, player=event.player)
-            elif isinstance(event, Play):
-                self.play(event.move, player=event.player)
-            elif isinstance(event, Double):
-                self.double(player=event.player)
-            elif isinstance(event, Take):
-                self.take(player=event.player)
-            elif isinstance(event, Beaver):
-                self.beaver(player=event.player)
-            elif isinstance(event, Pass):
-                self.pass_double(player=event.player)
-            elif isinstance(event, Resign):
-                self.resign(event.level, player=event.player)
-            elif isinstance(event, Accept):
-                self.accept(player=event.player)
-            elif isinstance(event, Decline):
-                self.decline(player=event.player)
-            else:  # pragma: no cover - callers only pass primary events
-                raise BackgammonError(f"{event!r} is not an action")
+            elif isinstance(event, OpeningRoll) and self._phase is not Phase.OPENING:
+                raise self._illegal(Action.ROLL, f"opening roll {event.dice!r}", "the opening roll is over")
+            elif isinstance(event, Roll) and self._phase is Phase.OPENING:
+                raise self._illegal(Action.ROLL, f"roll {event.dice!r}", "the opening roll comes first")
+            else:
+                event.apply(self)
         except BackgammonError as exc:
             raise type(exc)(f"replaying event {index} ({event.type}): {exc}", exc.refusal) from exc
 
@@ -844,7 +829,7 @@ class Game:
                 raise BackgammonError(f"replaying event {i}: {event!r} is not a game event")
             if event.primary:
                 game._dispatch(event, i)
-        _check_same_log(game._events, log)
+        check_same_log(game._events, log)
         return game
 
     def undo(self) -> tuple[GameEvent, ...]:
@@ -929,13 +914,13 @@ class Game:
     @classmethod
     def from_dict(cls, data: dict[str, Any], *, dice: DiceSource | None = None) -> Game:
         """Rebuild a game from :meth:`to_dict`'s output by replaying its log."""
-        _check_header(data, "backgammon-game")
+        check_header(data, "backgammon-game")
         rules = Rules.from_dict(data.get("rules", {}))
         score = data.get("score", [0, 0])
         if not isinstance(score, list) or len(score) != 2:
             raise BackgammonError(f"score {score!r}: expected two numbers")
         events: list[GameEvent] = []
-        for raw in _event_list(data):
+        for raw in event_list(data):
             event = event_from_dict(raw)
             if not isinstance(event, _GAME_EVENTS):
                 raise BackgammonError(f"event {raw!r}: not a game event")
@@ -947,11 +932,7 @@ class Game:
     @classmethod
     def from_json(cls, text: str, *, dice: DiceSource | None = None) -> Game:
         """Rebuild a game from :meth:`to_json`'s output."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise BackgammonError(f"not JSON: {exc}") from None
-        return cls.from_dict(data, dice=dice)
+        return cls.from_dict(load_json(text), dice=dice)
 
     # -- Match ID -----------------------------------------------------------------------
 
@@ -1110,33 +1091,3 @@ class Game:
 def _check_player(player: object) -> None:
     if not _is_int(player) or player not in (0, 1):
         raise BackgammonError(f"player {player!r}: players are 0 and 1")
-
-
-def _check_same_log(got: Sequence[Any], expected: Sequence[Any]) -> None:
-    for i, (a, b) in enumerate(zip(got, expected)):
-        if a != b:
-            raise BackgammonError(
-                f"the log does not replay: event {i} is {b!r} in the log but {a!r} on replay"
-            )
-    if len(got) != len(expected):
-        i = min(len(got), len(expected))
-        extra = got[i] if len(got) > i else expected[i]
-        where = "on replay but not in the log" if len(got) > i else "in the log but not on replay"
-        raise BackgammonError(f"the log does not replay: event {i} {extra!r} is {where}")
-
-
-def _check_header(data: Any, fmt: str) -> None:
-    if not isinstance(data, dict):
-        raise BackgammonError(f"expected a JSON object with format {fmt!r}")
-    if data.get("format") != fmt:
-        raise BackgammonError(f"format {data.get('format')!r}: expected {fmt!r}")
-    version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= FORMAT_VERSION:
-        raise BackgammonError(f"format version {version!r}: this library reads versions 1-{FORMAT_VERSION}")
-
-
-def _event_list(data: dict[str, Any]) -> list[Any]:
-    events = data.get("events", [])
-    if not isinstance(events, list):
-        raise BackgammonError(f"events {events!r}: expected a list")
-    return events

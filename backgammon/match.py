@@ -37,20 +37,25 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 from .dice import DiceSource, SecureDice
 from .errors import BackgammonError, IllegalActionError, Refusal
 from .events import (
     FORMAT_VERSION,
-    Event,
+    GameEvent,
     GameResult,
     GameStart,
     MatchEnd,
+    MatchEvent,
     SetUp,
+    check_header,
+    check_same_log,
     event_from_dict,
+    event_list,
+    load_json,
 )
-from .game import Game, _check_header, _check_same_log, _event_list, _is_int
+from .game import Game, _is_int
 from .matchid import MatchState
 from .rules import Rules
 
@@ -237,10 +242,10 @@ class Match:
         return self._winner
 
     @property
-    def events(self) -> tuple[Event, ...]:
+    def events(self) -> tuple[MatchEvent, ...]:
         """The match log: each game's :class:`~backgammon.events.GameStart`, then its events;
         a :class:`~backgammon.events.MatchEnd` at the end."""
-        out: list[Event] = []
+        out: list[MatchEvent] = []
         for start, game in zip(self._starts, self._games):
             out.append(start)
             out.extend(game.events)
@@ -287,7 +292,7 @@ class Match:
     @classmethod
     def replay(
         cls,
-        events: Iterable[Event],
+        events: Iterable[MatchEvent],
         length: int = 0,
         rules: Rules | None = None,
         *,
@@ -306,11 +311,11 @@ class Match:
                         f"replaying event {i} ({event.type}): the match is over (R32)",
                         Refusal(event.type, getattr(event, "player", None), "R32", "the match is over"),
                     )
-                match.game._dispatch(event, i)  # type: ignore[arg-type]
-        _check_same_log(match.events, log)
+                match.game._dispatch(cast(GameEvent, event), i)
+        check_same_log(match.events, log)
         return match
 
-    def undo(self) -> tuple[Event, ...]:
+    def undo(self) -> tuple[MatchEvent, ...]:
         """Take back the last action of the match (even one that ended a game); return the
         removed events. See :meth:`Game.undo`."""
         log = self.events
@@ -328,7 +333,7 @@ class Match:
             game._on_end = self._game_over
         return removed
 
-    def _replay_same(self, log: Sequence[Event]) -> Match:
+    def _replay_same(self, log: Sequence[MatchEvent]) -> Match:
         score, crawford, post = self._start
         return Match.replay(
             log,
@@ -376,7 +381,7 @@ class Match:
     @classmethod
     def from_dict(cls, data: dict[str, Any], *, dice: DiceSource | None = None) -> Match:
         """Rebuild a match from :meth:`to_dict`'s output by replaying its log."""
-        _check_header(data, "backgammon-match")
+        check_header(data, "backgammon-match")
         rules = Rules.from_dict(data.get("rules", {}))
         start = data.get("start", {})
         if not isinstance(start, dict):
@@ -384,7 +389,7 @@ class Match:
         score = start.get("score", [0, 0])
         if not isinstance(score, list) or len(score) != 2:
             raise BackgammonError(f"score {score!r}: expected two numbers")
-        events = [event_from_dict(raw) for raw in _event_list(data)]
+        events = [cast(MatchEvent, event_from_dict(raw)) for raw in event_list(data)]
         return cls.replay(
             events,
             rules.match_length,
@@ -398,11 +403,7 @@ class Match:
     @classmethod
     def from_json(cls, text: str, *, dice: DiceSource | None = None) -> Match:
         """Rebuild a match from :meth:`to_json`'s output."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise BackgammonError(f"not JSON: {exc}") from None
-        return cls.from_dict(data, dice=dice)
+        return cls.from_dict(load_json(text), dice=dice)
 
     # -- text ---------------------------------------------------------------------------
 
