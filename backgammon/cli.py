@@ -129,7 +129,7 @@ def _moves(position_id: str, dice: tuple[int, int]) -> None:
     if not plays:
         print("no legal play: the turn passes")
         return
-    from .engine.analysis import engine, rank_plays
+    from .bots.analysis import engine, rank_plays
 
     order = list(range(len(plays)))
     if engine() is not None:

@@ -8,7 +8,7 @@ import pytest
 
 from backgammon import Position
 from backgammon.cli import main
-from backgammon.engine.analysis import cube_advice, rank_plays, resignation_advice, take_advice
+from backgammon.bots.analysis import cube_advice, rank_plays, resignation_advice, take_advice
 from backgammon.matchid import MatchState
 from backgammon.rules import Rules
 from backgammon.terminal.advice import (
@@ -83,7 +83,7 @@ def test_prompter_list_is_best_first_with_legal_numbers() -> None:
 
 
 def test_fallback_words(monkeypatch: pytest.MonkeyPatch) -> None:
-    from backgammon.engine import analysis
+    from backgammon.bots import analysis
 
     monkeypatch.setattr(analysis, "engine", lambda: None)
     assert cube_hint_lines(Position.initial(), MatchState())[0] == "pubeval's advice: no double: roll."

@@ -1,4 +1,4 @@
-"""engine.analysis: play rankings, cube / take / resignation advice as values; warm_up."""
+"""bots.analysis: play rankings, cube / take / resignation advice as values; warm_up."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import threading
 import pytest
 
 from backgammon import Position
-from backgammon.engine import analysis
-from backgammon.engine.analysis import (
+from backgammon.bots import analysis
+from backgammon.bots.analysis import (
     EQUITY,
     MWC,
     SCORE,

@@ -36,14 +36,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..matchid import MatchState
-from .cube import CubeDecision
-from .probabilities import Probabilities
+from ..engine.cube import CubeDecision
+from ..engine.probabilities import Probabilities
 
 if TYPE_CHECKING:
-    from ..bots.base import Bot
+    from .base import Bot
     from ..position import LegalMoves, Position
     from ..rules import Rules
-    from .evaluator import Evaluator
+    from ..engine.evaluator import Evaluator
 
 __all__ = [
     "EQUITY",
@@ -91,7 +91,7 @@ def engine() -> Evaluator | None:
     with _lock:
         if not _loaded:
             try:
-                from .evaluator import default_evaluator
+                from ..engine.evaluator import default_evaluator
 
                 _engine = default_evaluator()
             except Exception:  # the engine cannot load: pubeval advises instead
@@ -105,7 +105,7 @@ def expert_bot() -> Bot | None:
     if engine() is None:
         return None
     try:
-        from ..bots import load
+        from . import load
 
         return load("expert")
     except Exception:  # pragma: no cover - the evaluator loaded, so the bot does
@@ -147,7 +147,7 @@ def warm_up_in_background() -> threading.Thread:
 def _post(state: MatchState) -> bool:
     """Whether the games after this one are post-Crawford (this is the Crawford game or
     one after it), as :meth:`~backgammon.bots.neural.ExpertBot.accept_resignation` counts."""
-    from ..bots.base import is_post_crawford
+    from .base import is_post_crawford
 
     return is_post_crawford(state) or state.crawford
 
@@ -160,7 +160,7 @@ def cubeless_mwc(probs: Probabilities, state: MatchState, player: int) -> float:
     >>> round(cubeless_mwc(Probabilities(0.5, 0.0, 0.0, 0.0, 0.0), s, 0), 6)
     0.5
     """
-    from .met import DEFAULT_MET, _outcome_values
+    from ..engine.met import DEFAULT_MET, _outcome_values
 
     n = state.match_length
     a, b = n - state.score[player], n - state.score[1 - player]
@@ -248,7 +248,7 @@ def rank_plays(
     moves = [str(m) for m in legal] if n else []
     ev = None if pubeval else (evaluator if evaluator is not None else engine())
     if ev is None:
-        from ..bots.pubeval import scores
+        from .pubeval import scores
 
         raw = scores(legal.boards, legal.origin.is_race()) if n else np.zeros(0)
         order = sorted(range(n), key=lambda i: (-float(raw[i]), i))
@@ -258,7 +258,7 @@ def rank_plays(
             for r, i in enumerate(order, 1)
         )
         return PlayRanking(ranked, SCORE, "pubeval", 0, 0)
-    from .evaluator import equities
+    from ..engine.evaluator import equities
 
     match = not state.is_money
     me = state.player_on_roll
@@ -275,7 +275,7 @@ def rank_plays(
     top = order0[: max(count, 0)] if plies else []
     deep: dict[int, tuple[float, Probabilities]] = {}
     if top:
-        from .evaluator import flip_outputs
+        from ..engine.evaluator import flip_outputs
 
         # the opponent is on roll after each play: its outputs, turned to the mover's side
         deeper = flip_outputs(ev.outputs_at(legal.boards[top], plies))
@@ -334,7 +334,7 @@ class CubeAdvice:
 
 def _decision(ev: Evaluator, position: Position, state: MatchState,
               roller: int) -> tuple[CubeDecision, Probabilities]:
-    from ..bots.neural import cube_decision
+    from .neural import cube_decision
 
     probs = ev.evaluate(position)
     return cube_decision(probs, position, state, roller), probs
@@ -365,7 +365,7 @@ def cube_advice(
     >>> a is not None and (a.action, a.unit)
     ('no double', 'equity')
     """
-    from ..bots.base import may_double
+    from .base import may_double
 
     ev = evaluator if evaluator is not None else engine()
     if ev is None:
@@ -419,7 +419,7 @@ def take_advice(
     >>> a is not None and a.action
     'take'
     """
-    from ..bots.base import bot_player
+    from .base import bot_player
 
     ev = evaluator if evaluator is not None else engine()
     if ev is None:
@@ -477,9 +477,9 @@ def resignation_advice(
     >>> a is not None and (a.accept, a.offered, a.points)
     (True, 1.0, 1)
     """
-    from ..bots.base import bot_player, max_win_level, resignation_level, resignation_points
-    from ..bots.neural import _proper, cube_decision
-    from .met import mwc
+    from .base import bot_player, max_win_level, resignation_level, resignation_points
+    from .neural import _proper, cube_decision
+    from ..engine.met import mwc
 
     ev = evaluator if evaluator is not None else engine()
     if ev is None:

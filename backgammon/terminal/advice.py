@@ -1,4 +1,4 @@
-"""The terminal's words for the analysis of :mod:`backgammon.engine.analysis`: a play
+"""The terminal's words for the analysis of :mod:`backgammon.bots.analysis`: a play
 ranking, cube advice, the answer to a double or to a resignation, each as the lines
 ``hint`` and ``list`` print (plain strings: no markup, no printing here).
 
@@ -7,7 +7,7 @@ percentages (``55.0%``). The adviser is the expert network, or pubeval when the 
 cannot load.
 
 >>> from backgammon import Position
->>> from backgammon.engine.analysis import rank_plays
+>>> from backgammon.bots.analysis import rank_plays
 >>> legal = Position.initial().legal_moves((6, 5))
 >>> print("\\n".join(ranking_lines(rank_plays(legal, pubeval=True), 2)))
 pubeval's ranking of the 7 legal plays (higher scores are better):
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.analysis import (
+from ..bots.analysis import (
     EQUITY,
     MWC,
     CubeAdvice,

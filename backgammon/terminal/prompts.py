@@ -229,7 +229,7 @@ class Prompter:
         load (loaded on first use)."""
         if self._adviser is None:
             from ..bots import load
-            from ..engine.analysis import expert_bot
+            from ..bots.analysis import expert_bot
 
             self._adviser = expert_bot() or load("pubeval")
         return self._adviser
@@ -240,7 +240,7 @@ class Prompter:
         from rich.columns import Columns
         from rich.text import Text
 
-        from ..engine.analysis import rank_plays
+        from ..bots.analysis import rank_plays
         from .advice import list_items, list_title
 
         if not len(legal):
