@@ -1,0 +1,87 @@
+"""The layers of docs/ARCHITECTURE.md, checked on every import of every module, and the rule
+that only the bots and the table ask a bot for a decision."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "backgammon"
+
+#: layer of each top-level part of the package
+_LAYER = {"core": 0, "progress": 0, "engine": 1, "bots": 1, "table": 2, "terminal": 3, "cli": 4}
+
+
+def _part(module: str) -> str:
+    """The layer name of ``backgammon.X...``."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "core"
+    head = parts[1]
+    if head in ("engine", "bots", "table", "terminal", "cli", "progress"):
+        return head
+    return "core"
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    here = list(rel.parts)
+    if here[-1] == "__init__":
+        here = here[:-1]
+    package = here if path.name == "__init__.py" else here[:-1]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - node.level + 1]
+                name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                name = node.module or ""
+            if name.startswith("backgammon"):
+                if not node.module and node.level:  # from . import x
+                    out.extend((node.lineno, f"{name}.{a.name}") for a in node.names)
+                else:
+                    out.append((node.lineno, name))
+        elif isinstance(node, ast.Import):
+            out.extend((node.lineno, a.name) for a in node.names if a.name.startswith("backgammon"))
+    return out
+
+
+MODULES = sorted(p for p in PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_each_module_imports_only_its_layer_and_below(path: Path) -> None:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    me = _part(".".join(rel.parts))
+    bad = []
+    for line, name in _imports(path):
+        other = _part(name)
+        if me == "progress" and other != "progress":
+            bad.append(f"line {line}: {name}")
+        elif me == "core" and other not in ("core",):
+            bad.append(f"line {line}: {name} ({other})")
+        elif _LAYER[other] > _LAYER[me]:
+            bad.append(f"line {line}: {name} ({other} is above {me})")
+    assert not bad, f"{path.relative_to(PACKAGE)} imports from a higher layer: {bad}"
+
+
+_DECISIONS = re.compile(
+    r"\.(choose_index|choose_move|should_double|respond_to_double|accept_resignation|offer_resignation)\("
+)
+
+
+def test_only_bots_and_table_ask_a_bot_for_a_decision() -> None:
+    offenders = []
+    for path in MODULES + sorted((PACKAGE.parent / "benchmarks").glob("*.py")):
+        rel = path.relative_to(PACKAGE.parent)
+        if rel.parts[:2] in (("backgammon", "bots"), ("backgammon", "table")):
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#")[0]
+            if _DECISIONS.search(code) and not code.lstrip().startswith((">>>", "...")):
+                offenders.append(f"{rel}:{number}: {line.strip()}")
+    assert not offenders, "\n".join(offenders)
