@@ -117,16 +117,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, ClassVar
 
 from .dice import DiceSource, SecureDice
 from .errors import BackgammonError, IllegalActionError, Refusal
 from .events import AutomaticDouble as _GameAutomaticDouble
+from .events import Event, ResultKind, check_header, check_same_log, event_from_dict, event_list, load_json
 from .events import OpeningRoll as _GameOpeningRoll
 from .events import Play as _GamePlay
-from .events import ResultKind
 from .events import Roll as _GameRoll
 from .game import Game, Phase
 from .matchid import GameState, MatchState, Resignation
@@ -292,30 +292,24 @@ class ChouetteResult:
 
 
 @dataclass(frozen=True)
-class ChouetteEvent:
-    """Base of the chouette's log entries. *Primary* events record an action and are
-    replayed by taking it again; the others follow from one and are checked on replay.
+class ChouetteEvent(Event):
+    """Base of the chouette's log entries (the ``"chouette"`` family of
+    :class:`~backgammon.events.Event`; players are names). *Primary* events record an action
+    and are replayed by taking it again; the others follow from one and are checked on
+    replay.
 
     >>> Take("cy").to_dict()
     {'type': 'take', 'player': 'cy'}
     """
 
-    type: ClassVar[str] = "event"
-    primary: ClassVar[bool] = True
+    family: ClassVar[str] = "chouette"
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict with a ``type`` key."""
-        out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, Move):
-                value = str(value)
-            elif isinstance(value, Enum):
-                value = value.value
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[f.name] = value
-        return out
+
+@dataclass(frozen=True)
+class _ByName(ChouetteEvent):
+    """An event with only the player who acted."""
+
+    player: str
 
 
 @dataclass(frozen=True)
@@ -364,6 +358,8 @@ class Roll(ChouetteEvent):
     """``player`` (the box or the acting captain) rolled ``dice``."""
 
     type: ClassVar[str] = "roll"
+    action: ClassVar[str | None] = "roll"
+    arguments: ClassVar[tuple[str, ...]] = ("dice",)
     player: str
     dice: tuple[int, int]
 
@@ -373,32 +369,34 @@ class Play(ChouetteEvent):
     """``player`` played ``move`` (the empty move when none was possible)."""
 
     type: ClassVar[str] = "play"
+    action: ClassVar[str | None] = "play"
+    arguments: ClassVar[tuple[str, ...]] = ("move",)
     player: str
     move: Move
 
 
 @dataclass(frozen=True)
-class ProposeDouble(ChouetteEvent):
+class ProposeDouble(_ByName):
     """Team member ``player`` proposed that the team doubles (R39)."""
 
     type: ClassVar[str] = "propose_double"
-    player: str
+    action: ClassVar[str | None] = "propose_double"
 
 
 @dataclass(frozen=True)
-class Consent(ChouetteEvent):
+class Consent(_ByName):
     """Team member ``player`` agreed to the proposed team double (R39)."""
 
     type: ClassVar[str] = "consent"
-    player: str
+    action: ClassVar[str | None] = "consent"
 
 
 @dataclass(frozen=True)
-class Refuse(ChouetteEvent):
+class Refuse(_ByName):
     """Team member ``player`` refused the proposed team double: it is dropped (R39)."""
 
     type: ClassVar[str] = "refuse"
-    player: str
+    action: ClassVar[str | None] = "refuse"
 
 
 @dataclass(frozen=True)
@@ -411,35 +409,35 @@ class TeamDouble(ChouetteEvent):
 
 
 @dataclass(frozen=True)
-class BoxDouble(ChouetteEvent):
+class BoxDouble(_ByName):
     """The box, ``player``, doubled every member in the game (R40)."""
 
     type: ClassVar[str] = "box_double"
-    player: str
+    action: ClassVar[str | None] = "box_double"
 
 
 @dataclass(frozen=True)
-class Take(ChouetteEvent):
+class Take(_ByName):
     """``player`` took the double (a member: their own stake; the box: every stake)."""
 
     type: ClassVar[str] = "take"
-    player: str
+    action: ClassVar[str | None] = "take"
 
 
 @dataclass(frozen=True)
-class Pass(ChouetteEvent):
+class Pass(_ByName):
     """``player`` passed the double (R29, R40)."""
 
     type: ClassVar[str] = "pass"
-    player: str
+    action: ClassVar[str | None] = "pass_double"
 
 
 @dataclass(frozen=True)
-class Beaver(ChouetteEvent):
+class Beaver(_ByName):
     """``player`` took and redoubled at once, keeping the cube (R30)."""
 
     type: ClassVar[str] = "beaver"
-    player: str
+    action: ClassVar[str | None] = "beaver"
 
 
 @dataclass(frozen=True)
@@ -448,34 +446,35 @@ class Resign(ChouetteEvent):
     box to every member in the game, a member for their own stake."""
 
     type: ClassVar[str] = "resign"
+    action: ClassVar[str | None] = "resign"
+    arguments: ClassVar[tuple[str, ...]] = ("level",)
     player: str
     level: int
 
 
 @dataclass(frozen=True)
-class Accept(ChouetteEvent):
+class Accept(_ByName):
     """``player`` accepted the resignation (R31)."""
 
     type: ClassVar[str] = "accept"
-    player: str
+    action: ClassVar[str | None] = "accept"
 
 
 @dataclass(frozen=True)
-class Decline(ChouetteEvent):
+class Decline(_ByName):
     """``player`` declined the resignation; they play on (R31)."""
 
     type: ClassVar[str] = "decline"
-    player: str
+    action: ClassVar[str | None] = "decline"
 
 
 @dataclass(frozen=True)
-class NewCaptain(ChouetteEvent):
+class NewCaptain(_ByName):
     """The captain left the game: ``player``, next in line still in it, moves for the team
     for the rest of the game. Derived."""
 
     type: ClassVar[str] = "new_captain"
     primary: ClassVar[bool] = False
-    player: str
 
 
 @dataclass(frozen=True)
@@ -509,84 +508,12 @@ class NextGame(ChouetteEvent):
     """The seats rotate (R37/R38) and the next game starts."""
 
     type: ClassVar[str] = "next_game"
-
-
-_EVENT_CLASSES: dict[str, type[ChouetteEvent]] = {
-    c.type: c
-    for c in (
-        RollOff,
-        GameStart,
-        OpeningRoll,
-        AutomaticDouble,
-        Roll,
-        Play,
-        ProposeDouble,
-        Consent,
-        Refuse,
-        TeamDouble,
-        BoxDouble,
-        Take,
-        Pass,
-        Beaver,
-        Resign,
-        Accept,
-        Decline,
-        NewCaptain,
-        Payment,
-        GameOver,
-        NextGame,
-    )
-}
-
-
-def _name(value: Any) -> str:
-    if not isinstance(value, str) or not value:
-        raise TypeError(f"{value!r} is not a player's name")
-    return value
-
-
-def _names(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list):
-        raise TypeError(f"{value!r} is not a list of names")
-    return tuple(_name(v) for v in value)
-
-
-def _int(value: Any) -> int:
-    if not _is_int(value):
-        raise TypeError(f"{value!r} is not an integer")
-    return int(value)
-
-
-def _dice(value: Any) -> tuple[int, ...]:
-    if not isinstance(value, list) or not value:
-        raise TypeError(f"{value!r} is not a list of dice")
-    dice = tuple(_int(v) for v in value)
-    if not all(1 <= d <= 6 for d in dice):
-        raise ValueError(f"{value!r}: dice are 1-6")
-    return dice
-
-
-_CONVERT: dict[str, Callable[[Any], Any]] = {
-    "player": _name,
-    "payer": _name,
-    "payee": _name,
-    "box": _name,
-    "players": _names,
-    "line": _names,
-    "members": _names,
-    "dice": _dice,
-    "number": _int,
-    "cube": _int,
-    "level": _int,
-    "points": _int,
-    "kind": ResultKind,
-    "winner": Side,
-    "move": lambda v: Move.parse(v) if isinstance(v, str) else _name(v),
-}
+    action: ClassVar[str | None] = "next_game"
 
 
 def chouette_event_from_dict(data: Mapping[str, Any]) -> ChouetteEvent:
-    """Rebuild a chouette event from :meth:`ChouetteEvent.to_dict`'s output; anything
+    """Rebuild a chouette event from :meth:`ChouetteEvent.to_dict`'s output
+    (:func:`backgammon.events.event_from_dict` with the ``"chouette"`` family); anything
     malformed raises :class:`~backgammon.errors.BackgammonError`.
 
     >>> chouette_event_from_dict({"type": "play", "player": "ann", "move": "13/11 24/18"})
@@ -596,27 +523,9 @@ def chouette_event_from_dict(data: Mapping[str, Any]) -> ChouetteEvent:
     ...
     backgammon.errors.BackgammonError: chouette event {'type': 'roll', 'player': 'ann', 'dice': [7, 1]}: [7, 1]: dice are 1-6
     """
-    if not isinstance(data, Mapping):
-        raise BackgammonError(f"chouette event {data!r}: expected a JSON object")
-    kind = data.get("type")
-    cls = _EVENT_CLASSES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise BackgammonError(f"chouette event {dict(data)!r}: unknown type {kind!r}")
-    names = [f.name for f in fields(cls)]
-    extra = sorted(set(data) - set(names) - {"type"})
-    missing = [n for n in names if n not in data]
-    if extra or missing:
-        what = (
-            "unexpected field(s) " + ", ".join(extra) if extra else "missing field(s) " + ", ".join(missing)
-        )
-        raise BackgammonError(f"chouette event {dict(data)!r}: {what}")
-    try:
-        kwargs = {n: _CONVERT[n](data[n]) for n in names}
-        if cls in (OpeningRoll, Roll) and len(kwargs["dice"]) != 2:
-            raise ValueError(f"{data['dice']!r}: a roll is two dice")
-        return cls(**kwargs)
-    except (TypeError, ValueError) as exc:  # InvalidMoveError is a ValueError
-        raise BackgammonError(f"chouette event {dict(data)!r}: {exc}") from None
+    event = event_from_dict(data, family=ChouetteEvent.family)
+    assert isinstance(event, ChouetteEvent)
+    return event
 
 
 # -- the session ----------------------------------------------------------------------------
@@ -1445,38 +1354,12 @@ class Chouette:
             if self.phase is not ChouettePhase.OPENING:
                 raise IllegalActionError("the opening roll is over", Refusal("roll", None, None, "the opening roll is over"))
             self.roll(event.dice, player=self._box)
-        elif isinstance(event, Roll):
-            if self.phase is ChouettePhase.OPENING:
-                raise IllegalActionError(
-                    "the opening roll comes first", Refusal("roll", event.player, "R4", "the opening roll comes first")
-                )
-            self.roll(event.dice, player=event.player)
-        elif isinstance(event, Play):
-            self.play(event.move, player=event.player)
-        elif isinstance(event, ProposeDouble):
-            self.propose_double(player=event.player)
-        elif isinstance(event, Consent):
-            self.consent(player=event.player)
-        elif isinstance(event, Refuse):
-            self.refuse(player=event.player)
-        elif isinstance(event, BoxDouble):
-            self.box_double(player=event.player)
-        elif isinstance(event, Take):
-            self.take(player=event.player)
-        elif isinstance(event, Pass):
-            self.pass_double(player=event.player)
-        elif isinstance(event, Beaver):
-            self.beaver(player=event.player)
-        elif isinstance(event, Resign):
-            self.resign(event.level, player=event.player)
-        elif isinstance(event, Accept):
-            self.accept(player=event.player)
-        elif isinstance(event, Decline):
-            self.decline(player=event.player)
-        elif isinstance(event, NextGame):
-            self.next_game()
+        elif isinstance(event, Roll) and self.phase is ChouettePhase.OPENING:
+            raise IllegalActionError(
+                "the opening roll comes first", Refusal("roll", event.player, "R4", "the opening roll comes first")
+            )
         else:
-            raise BackgammonError(f"{event!r} is not an action here")
+            event.apply(self)
 
     @classmethod
     def replay(
@@ -1520,7 +1403,7 @@ class Chouette:
                 session._dispatch(event)
             except BackgammonError as exc:
                 raise type(exc)(f"replaying event {i} ({event.type}): {exc}", exc.refusal) from exc
-        _check_same_log(session._events, log)
+        check_same_log(session._events, log)
         return session
 
     def undo(self) -> tuple[ChouetteEvent, ...]:
@@ -1598,33 +1481,18 @@ class Chouette:
         ...
         backgammon.errors.BackgammonError: format 'backgammon-match': expected 'backgammon-chouette'
         """
-        if not isinstance(data, Mapping):
-            raise BackgammonError(f"expected a JSON object with format {FORMAT!r}")
-        if data.get("format") != FORMAT:
-            raise BackgammonError(f"format {data.get('format')!r}: expected {FORMAT!r}")
-        version = data.get("version")
-        if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= FORMAT_VERSION:
-            raise BackgammonError(
-                f"format version {version!r}: this library reads versions 1-{FORMAT_VERSION}"
-            )
+        check_header(data, FORMAT, FORMAT_VERSION)
         players = data.get("players")
         if not isinstance(players, list):
             raise BackgammonError(f"players {players!r}: expected a list of names")
         rules = Rules.from_dict(data.get("rules", {}))
-        raw = data.get("events", [])
-        if not isinstance(raw, list):
-            raise BackgammonError(f"events {raw!r}: expected a list")
-        events = [chouette_event_from_dict(e) for e in raw]
+        events = [chouette_event_from_dict(e) for e in event_list(data)]
         return cls.replay(players, events, rules, dice=dice)
 
     @classmethod
     def from_json(cls, text: str, *, dice: DiceSource | None = None) -> Chouette:
         """Rebuild a session from :meth:`to_json`'s output."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise BackgammonError(f"not JSON: {exc}") from None
-        return cls.from_dict(data, dice=dice)
+        return cls.from_dict(load_json(text), dice=dice)
 
     # -- text -------------------------------------------------------------------------------
 
@@ -1691,16 +1559,3 @@ class Chouette:
 
     def __repr__(self) -> str:
         return f"<Chouette {self.status()!r} events={len(self._events)}>"
-
-
-def _check_same_log(got: Sequence[ChouetteEvent], expected: Sequence[ChouetteEvent]) -> None:
-    for i, (a, b) in enumerate(zip(got, expected)):
-        if a != b:
-            raise BackgammonError(
-                f"the log does not replay: event {i} is {b!r} in the log but {a!r} on replay"
-            )
-    if len(got) != len(expected):
-        i = min(len(got), len(expected))
-        extra = got[i] if len(got) > i else expected[i]
-        where = "on replay but not in the log" if len(got) > i else "in the log but not on replay"
-        raise BackgammonError(f"the log does not replay: event {i} {extra!r} is {where}")
