@@ -357,3 +357,23 @@ def test_property_random_commands_keep_every_invariant(seed: int, chouette: bool
     assert accepted > 0
     again = Table.from_dict(json.loads(t.to_json()))
     assert again == t
+
+
+def test_malformed_saved_tables_give_sentences() -> None:
+    t = _people_match([(3, 1)])
+    t.submit("ann", cmd.Roll())
+    good = t.to_dict()
+    cases = [
+        [],
+        {"format": "backgammon-table", "version": 99},
+        {**good, "seats": "ann"},
+        {**good, "log": None},
+        {**good, "contest": "poker"},
+        {**good, "tentative": [["24/1", [6]]]},
+        {**good, "tentative": "8/5"},
+        {**good, "consulted": [["ann"]]},
+    ]
+    for data in cases:
+        with pytest.raises(BackgammonError) as info:
+            Table.from_dict(data)
+        assert "Traceback" not in str(info.value) and str(info.value)

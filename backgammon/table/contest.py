@@ -105,6 +105,12 @@ class Contest(abc.ABC):
     def game(self) -> Game:
         """The current game's board state (read only)."""
 
+    @abc.abstractmethod
+    def phase(self) -> str:
+        """Where the game stands: the value of :class:`~backgammon.game.Phase` (a match) or
+        :class:`~backgammon.chouette.ChouettePhase` (a chouette): ``"opening"``, ``"roll"``,
+        ``"play"``, ``"cube"``, ``"consent"``, ... ``"over"``."""
+
     @property
     @abc.abstractmethod
     def game_number(self) -> int:
@@ -242,6 +248,9 @@ class MatchContest(Contest):
 
     def game(self) -> Game:
         return self.match.game
+
+    def phase(self) -> str:
+        return self.match.game.phase.value
 
     @property
     def game_number(self) -> int:
@@ -386,6 +395,9 @@ class ChouetteContest(Contest):
 
     def game(self) -> Game:
         return self.chouette.game
+
+    def phase(self) -> str:
+        return self.chouette.phase.value
 
     @property
     def dice(self) -> tuple[int, int] | None:

@@ -62,7 +62,7 @@ def decide(bot: Bot, table: Table, seat: str) -> cmd.Command:
             return cmd.Beaver()
         return cmd.Take()
     if "roll" in actions:
-        if contest.game().phase.value == "opening":
+        if contest.phase() == "opening":
             return cmd.Roll()
         state = contest.match_state(seat)
         if "resign" in actions:

@@ -179,7 +179,7 @@ def snapshot(table: Table, viewer: str | None) -> Snapshot:
             match_id = m.match_id()
         except Exception:  # a cube too high for a Match ID
             match_id = None
-        last = m.games[-2].result if game.phase.value == "opening" and len(m.games) > 1 else game.result
+        last = m.games[-2].result if contest.phase() == "opening" and len(m.games) > 1 else game.result
         result = None if last is None else str(last)
     else:
         assert isinstance(contest, ChouetteContest)
@@ -199,7 +199,7 @@ def snapshot(table: Table, viewer: str | None) -> Snapshot:
         board=board_view(board),
         dice=None if dice is None else (max(dice), min(dice)),
         on_roll=contest.mover(),
-        phase=contest.chouette.phase.value if isinstance(contest, ChouetteContest) else game.phase.value,
+        phase=contest.phase(),
         cube=cube,
         cube_owner=cube_owner,
         match_length=contest.rules.match_length,

@@ -289,7 +289,8 @@ class Table:
         offer = self._contest.offer()
         dice = self._contest.dice
         out = []
-        for seat in sorted(self._contest.seats, key=lambda s: (s not in awaited, awaited.index(s) if s in awaited else 0)):
+        others = [s for s in self._contest.seats if s not in awaited]
+        for seat in (*awaited, *others):
             actions = self.actions(seat)
             if not actions:
                 continue
@@ -415,7 +416,7 @@ class Table:
         people_first = any(
             not s.is_bot and "ready" in self.actions(s.name) for s in self._seats
         )
-        if contest.game().phase.value == "opening":
+        if contest.phase() == "opening":
             if all(self.seat(s).is_bot for s in awaited):
                 return awaited[0] if awaited else None
             return None
@@ -493,20 +494,28 @@ class Table:
             raise BackgammonError("a saved table needs the contest's log (an object)")
         contest = contest_from_dict(str(data.get("contest")), [s.name for s in seats], log, dice=source)
         table = cls(contest, seats, dice=source)
-        for seat, key in data.get("consulted") or ():
-            table._consulted.add((seat, (key[0], key[1])))
-        entries = data.get("tentative")
-        if entries:
-            tentative = table._tentative_or_new()
-            for text, used in entries:
-                move = Move.parse(text)
-                if used:
-                    (step,) = move.steps
-                    tentative = tentative.step(step.src, used[0])
-                else:
-                    tentative = tentative.whole(move)
-            table._tentative = tentative
-            table._tentative_at = len(contest.events)
+        try:
+            for seat, key in data.get("consulted") or ():
+                table._consulted.add((str(seat), (int(key[0]), int(key[1]))))
+            entries = data.get("tentative") or ()
+            if entries:
+                tentative = table._tentative_or_new()
+                for text, used in entries:
+                    move = Move.parse(text)
+                    if used:
+                        (step,) = move.steps
+                        tentative = tentative.step(step.src, int(used[0]))
+                    else:
+                        tentative = tentative.whole(move)
+                table._tentative = tentative
+                table._tentative_at = len(contest.events)
+        except BackgammonError as exc:
+            raise BackgammonError(f"the saved tentative play does not fit the game: {exc}") from None
+        except (TypeError, ValueError, IndexError, AssertionError):
+            raise BackgammonError(
+                "a saved table's 'tentative' and 'consulted' entries are lists like [[\"13/8\", [5]]] "
+                "and [[\"ann\", [1, 4]]]"
+            ) from None
         return table
 
     @classmethod
