@@ -18,7 +18,7 @@ gives the board seen from a seat's side.
 >>> c.to_act(), c.dice
 (('ann',), (6, 1))
 >>> c.why_not("bob", "double")
-Refusal(action='double', player=1, rule='R28', reason='the dice are already rolled; a double comes before the roll')
+Refusal(action='double', player=1, rule='R43', reason="it is ann's turn, not yours")
 """
 
 from __future__ import annotations
@@ -286,7 +286,11 @@ class MatchContest(Contest):
             kind = Action(action)
         except ValueError:
             return Refusal(action, player, None, f"{action!r} is not an action of a two-player game")
-        return self.match.game.why_not(kind, player)
+        refusal = self.match.game.why_not(kind, player)
+        actors = self.to_act()
+        if refusal is not None and actors and seat not in actors:
+            return Refusal(action, player, "R43", f"it is {actors[0]}'s turn, not yours")
+        return refusal
 
     def apply(self, seat: str, action: str, argument: Any = None) -> None:
         refusal = self.why_not(seat, action)

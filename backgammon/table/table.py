@@ -20,7 +20,7 @@ table's state (it is saved and shown in the snapshot), not of the game's log.
 >>> t.submit("ann", cmd.Roll()).accepted            # the opening roll: ann 3, bob 1
 True
 >>> t.submit("bob", cmd.Play("8/5 6/5")).refusal.reason
-"it is player 0's turn to act, not player 1's"
+"it is ann's turn, not yours"
 >>> t.submit("ann", cmd.Play("8/5 6/5")).events      # tentative: nothing logged yet
 ()
 >>> t.submit("ann", cmd.Undo()).accepted, t.tentative
