@@ -321,6 +321,7 @@ class RollOff(ChouetteEvent):
     """
 
     type: ClassVar[str] = "roll_off"
+    action: ClassVar[str | None] = None  # taken again by the replay itself
     players: tuple[str, ...]
     dice: tuple[int, ...]
 
@@ -341,6 +342,7 @@ class OpeningRoll(ChouetteEvent):
     """One throw of the opening roll (R4): (the box's die, the captain's die)."""
 
     type: ClassVar[str] = "opening_roll"
+    action: ClassVar[str | None] = None  # taken again by the replay itself
     dice: tuple[int, int]
 
 
@@ -358,7 +360,6 @@ class Roll(ChouetteEvent):
     """``player`` (the box or the acting captain) rolled ``dice``."""
 
     type: ClassVar[str] = "roll"
-    action: ClassVar[str | None] = "roll"
     arguments: ClassVar[tuple[str, ...]] = ("dice",)
     player: str
     dice: tuple[int, int]
@@ -369,7 +370,6 @@ class Play(ChouetteEvent):
     """``player`` played ``move`` (the empty move when none was possible)."""
 
     type: ClassVar[str] = "play"
-    action: ClassVar[str | None] = "play"
     arguments: ClassVar[tuple[str, ...]] = ("move",)
     player: str
     move: Move
@@ -380,7 +380,6 @@ class ProposeDouble(_ByName):
     """Team member ``player`` proposed that the team doubles (R39)."""
 
     type: ClassVar[str] = "propose_double"
-    action: ClassVar[str | None] = "propose_double"
 
 
 @dataclass(frozen=True)
@@ -388,7 +387,6 @@ class Consent(_ByName):
     """Team member ``player`` agreed to the proposed team double (R39)."""
 
     type: ClassVar[str] = "consent"
-    action: ClassVar[str | None] = "consent"
 
 
 @dataclass(frozen=True)
@@ -396,7 +394,6 @@ class Refuse(_ByName):
     """Team member ``player`` refused the proposed team double: it is dropped (R39)."""
 
     type: ClassVar[str] = "refuse"
-    action: ClassVar[str | None] = "refuse"
 
 
 @dataclass(frozen=True)
@@ -413,7 +410,6 @@ class BoxDouble(_ByName):
     """The box, ``player``, doubled every member in the game (R40)."""
 
     type: ClassVar[str] = "box_double"
-    action: ClassVar[str | None] = "box_double"
 
 
 @dataclass(frozen=True)
@@ -421,7 +417,6 @@ class Take(_ByName):
     """``player`` took the double (a member: their own stake; the box: every stake)."""
 
     type: ClassVar[str] = "take"
-    action: ClassVar[str | None] = "take"
 
 
 @dataclass(frozen=True)
@@ -437,7 +432,6 @@ class Beaver(_ByName):
     """``player`` took and redoubled at once, keeping the cube (R30)."""
 
     type: ClassVar[str] = "beaver"
-    action: ClassVar[str | None] = "beaver"
 
 
 @dataclass(frozen=True)
@@ -446,7 +440,6 @@ class Resign(ChouetteEvent):
     box to every member in the game, a member for their own stake."""
 
     type: ClassVar[str] = "resign"
-    action: ClassVar[str | None] = "resign"
     arguments: ClassVar[tuple[str, ...]] = ("level",)
     player: str
     level: int
@@ -457,7 +450,6 @@ class Accept(_ByName):
     """``player`` accepted the resignation (R31)."""
 
     type: ClassVar[str] = "accept"
-    action: ClassVar[str | None] = "accept"
 
 
 @dataclass(frozen=True)
@@ -465,7 +457,6 @@ class Decline(_ByName):
     """``player`` declined the resignation; they play on (R31)."""
 
     type: ClassVar[str] = "decline"
-    action: ClassVar[str | None] = "decline"
 
 
 @dataclass(frozen=True)
@@ -508,7 +499,6 @@ class NextGame(ChouetteEvent):
     """The seats rotate (R37/R38) and the next game starts."""
 
     type: ClassVar[str] = "next_game"
-    action: ClassVar[str | None] = "next_game"
 
 
 def chouette_event_from_dict(data: Mapping[str, Any]) -> ChouetteEvent:

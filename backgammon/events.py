@@ -183,8 +183,9 @@ class Event:
     #: The namespace of ``type``: ``"game"`` (games and matches) or ``"chouette"``.
     family: ClassVar[str] = "game"
     #: The method of a :class:`~backgammon.game.Game` or
-    #: :class:`~backgammon.chouette.Chouette` that takes this action again (``None`` when
-    #: the event is no plain action), and the fields passed to it besides ``player=``.
+    #: :class:`~backgammon.chouette.Chouette` that takes this action again: for a primary
+    #: event the one named like its ``type`` unless the class says otherwise, ``None`` for
+    #: a derived one; and the fields passed to it besides ``player=``.
     action: ClassVar[str | None] = None
     arguments: ClassVar[tuple[str, ...]] = ()
 
@@ -192,9 +193,12 @@ class Event:
         super().__init_subclass__(**kwargs)
         if "type" in cls.__dict__:
             key = (cls.family, cls.type)
-            if key in _REGISTRY and _REGISTRY[key].__qualname__ != cls.__qualname__:
-                raise TypeError(f"event type {key!r} is taken by {_REGISTRY[key].__qualname__}")
+            taken = _REGISTRY.get(key)
+            if taken is not None and _name_of(taken) != _name_of(cls):
+                raise TypeError(f"event type {key!r} is taken by {_name_of(taken)}")
             _REGISTRY[key] = cls
+            if cls.primary and "action" not in cls.__dict__:
+                cls.action = cls.type
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict with a ``type`` key, then the fields in order."""
@@ -221,6 +225,10 @@ class Event:
         has neither)."""
         handler = getattr(visitor, f"on_{self.type}", None) or getattr(visitor, "on_event", None)
         return None if handler is None else handler(self)
+
+
+def _name_of(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def event_class(family: str, kind: str) -> type[Event]:
@@ -271,6 +279,7 @@ class SetUp(Event):
     """
 
     type: ClassVar[str] = "setup"
+    action: ClassVar[str | None] = None  # taken again by the game's own set-up
     position_id: str
     player: int
     cube: int = 1
@@ -316,7 +325,6 @@ class Roll(Event):
     """
 
     type: ClassVar[str] = "roll"
-    action: ClassVar[str | None] = "roll"
     arguments: ClassVar[tuple[str, ...]] = ("dice",)
     player: int
     dice: tuple[int, int]
@@ -331,7 +339,6 @@ class Play(Event):
     """
 
     type: ClassVar[str] = "play"
-    action: ClassVar[str | None] = "play"
     arguments: ClassVar[tuple[str, ...]] = ("move",)
     player: int
     move: Move
@@ -346,7 +353,6 @@ class Double(_CubeByPlayer):
     """
 
     type: ClassVar[str] = "double"
-    action: ClassVar[str | None] = "double"
 
 
 @dataclass(frozen=True)
@@ -358,7 +364,6 @@ class Take(_CubeByPlayer):
     """
 
     type: ClassVar[str] = "take"
-    action: ClassVar[str | None] = "take"
 
 
 @dataclass(frozen=True)
@@ -370,7 +375,6 @@ class Beaver(_CubeByPlayer):
     """
 
     type: ClassVar[str] = "beaver"
-    action: ClassVar[str | None] = "beaver"
 
 
 @dataclass(frozen=True)
@@ -394,7 +398,6 @@ class Resign(Event):
     """
 
     type: ClassVar[str] = "resign"
-    action: ClassVar[str | None] = "resign"
     arguments: ClassVar[tuple[str, ...]] = ("level",)
     player: int
     level: int
@@ -409,7 +412,6 @@ class Accept(_ByPlayer):
     """
 
     type: ClassVar[str] = "accept"
-    action: ClassVar[str | None] = "accept"
 
 
 @dataclass(frozen=True)
@@ -421,7 +423,6 @@ class Decline(_ByPlayer):
     """
 
     type: ClassVar[str] = "decline"
-    action: ClassVar[str | None] = "decline"
 
 
 @dataclass(frozen=True)
