@@ -210,14 +210,16 @@ def test_forced_play_is_shown_and_confirmed() -> None:
     assert run.status == 0
 
 
-def test_no_play_is_shown_not_skipped() -> None:
-    # R11, R15: no entering number: the turn passes, but only after the player sees it
+def test_no_play_passes_by_itself_with_the_reason() -> None:
+    # R11, R15: no entering number: the board is shown and the turn passes at once, with
+    # a line saying why (no Enter to press); then O is asked before rolling
     pos = board({25: 1, 1: 14}, {20: 2, 21: 2, 22: 2, 23: 2, 24: 2, 12: 5})
     match, dice = _match_at(pos, (5, 5))
-    run = Run(["", "24/18", "pass", "quit", "n"], match=match, dice=dice, opponent="human")
-    assert "No legal play with 5-5: the turn passes (R11)." in run.text
-    assert "No legal play with 5-5: press Enter to pass the turn." in run.text
-    assert "X cannot move with 5-5: the turn passes." in run.text
+    run = Run(["", "quit", "n"], match=match, dice=dice, opponent="human")
+    assert "X cannot move with 5-5: the turn passes (R11)." in run.text
+    assert "Enter to pass the turn" not in run.text
+    assert "X: Enter to roll > \nX cannot move" not in run.text
+    assert "O: Enter to roll, or double > quit" in run.text
     assert match.game.on_roll == 1
 
 
@@ -330,13 +332,13 @@ def test_bad_input_is_answered_and_changes_nothing() -> None:
         "Type your play first",
         "`take` is not possible now: no double has been offered",
         "`accept` is not possible now: no resignation has been offered",
-        "`undo` is not possible now: there is no unconfirmed play to take back",
+        "`undo` is not possible now: there is no tentative play to take back (R42)",
         "There is no play number 99: choose 1-16",
         "There is no play number 0",
         "Illegal:",
         "'hint abc': " if False else "`hint` takes a number of plays",
         "'xyzzy' is not a command",
-        "The dice are already rolled: a double comes before the roll (R28).",
+        "No double now: the dice are already rolled; a double comes before the roll (R28)",
         "`roll` is not possible now: the dice are already rolled",
         "Commands (a word is enough",
         "Going on with the game.",
@@ -487,7 +489,7 @@ def test_save_file_errors(tmp_path: Path) -> None:
     run = Run(["8/5 6/5", "", "save t.json", "quit", "n"], dice=SessionDice((3, 1)), opponent="human")
     assert run.status == 0
     data = json.loads((tmp_path / "t.json").read_text())
-    for event in data["events"]:
+    for event in data["log"]["events"]:
         if event["type"] == "play":
             event["move"] = "24/14"
     (tmp_path / "t.json").write_text(json.dumps(data))

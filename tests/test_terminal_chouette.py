@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from backgammon.chouette import Chouette
+from backgammon.terminal import savefile
 from tests.pty_harness import Terminal, assert_clean
 
 
@@ -213,7 +213,7 @@ def test_chouette_three_games_at_one_keyboard(tmp_path: Path) -> None:
     assert_clean(text)
     assert "End of input." in text and "Chouette saved to " in text
     saved = tmp_path / "backgammon-chouette-autosave.json"
-    again = Chouette.from_json(saved.read_text())
+    again = savefile.load_chouette(saved)[1]
     assert again.game_number == 4 and again.box == "pubeval" and sum(again.ledger.values()) == 0
     assert json.loads(saved.read_text())["terminal"]["options"]["seats"][3] == ["pubeval", "pubeval"]
 
@@ -255,7 +255,7 @@ def test_ctrl_c_saves_and_exits_130(tmp_path: Path) -> None:
     assert t.finish() == 130
     assert_clean(t.text)
     assert "Interrupted." in t.text
-    assert Chouette.from_json((state / "backgammon" / "chouette-autosave.json").read_text()).box == "Ann"
+    assert savefile.load_chouette(state / "backgammon" / "chouette-autosave.json")[1].box == "Ann"
 
 
 def _session(

@@ -5,8 +5,10 @@
 A :class:`Prompter` reads a line (stripped; input that is not text is asked for again), a
 play (standard notation or a number from ``list``, with a short explanation of what is
 wrong), answers ``list`` and ``hint [N]`` (with the expert network, or pubeval when the
-engine cannot load), and asks whether to save before quitting. Library error messages are
-shown without their Position IDs and ``by player 0:`` labels, players by name.
+engine cannot load), and asks whether to save before quitting or to confirm an abbreviated
+``d`` (:meth:`Prompter.confirm`). A library error is shown by its
+:class:`~backgammon.errors.Refusal` (the reason and the rule) when it has one; what was typed
+is echoed cut to :data:`ECHO` characters (:func:`shown`).
 
 Like :mod:`backgammon.terminal.chouette`, this module imports :mod:`rich` and the bots only
 when they are used, so the command line's parser does not need them.
@@ -45,7 +47,7 @@ if TYPE_CHECKING:
     from ..matchid import MatchState
     from ..position import LegalMoves
 
-__all__ = ["LEVELS", "LEVEL_NAMES", "Prompter", "Quit", "adviser_name", "is_expert", "resignation_text"]
+__all__ = ["ECHO", "LEVELS", "LEVEL_NAMES", "Prompter", "Quit", "adviser_name", "is_expert", "reason", "resignation_text", "shown"]
 
 #: The words for a resignation level (R31), as typed: ``resign gammon``, ``resign bg`` ...
 LEVELS = {
@@ -74,9 +76,24 @@ def resignation_text(level: int, points: int) -> str:
     return f"a {LEVEL_NAMES[level]} ({points} point{'s' if points != 1 else ''})"
 
 
-_ID = r"[A-Za-z0-9+/]{14}"
-_NOISE = re.compile(rf"\s*\[Position ID {_ID}\]|\s+in {_ID}(?=[;:,.)]|$)|\s*\(position {_ID}\)")
-_LABEL = re.compile(r"^[a-z ]+(?: '[^']*'| \([^)]*\)| \d)? by player [01]: ")
+#: How many characters of a typed line an error message echoes.
+ECHO = 40
+
+
+def shown(line: str) -> str:
+    """``line`` quoted for an error message, cut to :data:`ECHO` characters.
+
+    >>> shown("24/18"), shown("x" * 1800)[-6:], len(shown("x" * 1800))
+    ("'24/18'", "xx'...", 45)
+    """
+    return repr(line) if len(line) <= ECHO else repr(line[:ECHO]) + "..."
+
+
+def reason(error: BaseException) -> str:
+    """What a library error says, for a person: its :class:`~backgammon.errors.Refusal`
+    (reason and rule) when it carries one, else its message."""
+    refusal = getattr(error, "refusal", None)
+    return str(refusal) if refusal is not None else str(error)
 
 
 class Quit(Exception):
@@ -102,10 +119,10 @@ def _number(text: str) -> int | None:
 
 class Prompter:
     """The input side of a terminal session: ``read_line`` reads a line (like
-    :func:`input`), ``console`` shows the answers. ``names`` are the players that library
-    messages call ``player 0`` and ``player 1`` (a chouette changes them every turn)."""
+    :func:`input`), ``console`` shows the answers. ``names``: the players (X and O), kept
+    for callers; messages come from the library's refusals."""
 
-    def __init__(self, console: Console, read_line: Callable[[str], str], names: tuple[str, str]) -> None:
+    def __init__(self, console: Console, read_line: Callable[[str], str], names: tuple[str, str] = ("X", "O")) -> None:
         self.console = console
         self.read_line = read_line
         self.names = names
@@ -127,14 +144,11 @@ class Prompter:
 
     def unknown(self, line: str, now: str) -> None:
         """Say that ``line`` is not a command, and what is expected ``now``."""
-        self.error(f"{line!r} is not a command. Now: {now} (type `help` for the commands)")
+        self.error(f"{shown(line)} is not a command. Now: {now} (type `help` for the commands)")
 
-    def clean(self, error: BaseException) -> str:
-        """A library message for a person: no Position IDs, no "by player 0:" labels,
-        players by name."""
-        text = _NOISE.sub("", str(error))
-        text = _LABEL.sub("", text)
-        return re.sub(r"\bplayer ([01])\b", lambda m: self.names[int(m[1])], text)
+    def confirm(self, question: str) -> bool:
+        """Ask ``question`` (``"Double to 2?"``) with ``[y/N]``: True on yes."""
+        return self.read(f"{question} [y/N] > ").lower() in ("y", "yes")
 
     # -- input ----------------------------------------------------------------------------
 
@@ -176,7 +190,7 @@ class Prompter:
         if number is not None:
             if 1 <= number <= len(legal):
                 return number - 1
-            self.error(f"There is no play number {line}: choose 1-{len(legal)} (type `list` to see them).")
+            self.error(f"There is no play number {line if len(line) <= ECHO else shown(line)}: choose 1-{len(legal)} (type `list` to see them).")
             return None
         if not re.search(r"\d|bar|off", line.lower()):
             self.unknown(line, now)
@@ -193,7 +207,7 @@ class Prompter:
         for i in range(len(legal)):
             if legal.position(i) == target:
                 return i
-        self.error(f"{line!r} is not a legal play of {dice[0]}-{dice[1]}.")  # pragma: no cover
+        self.error(f"{shown(line)} is not a legal play of {dice[0]}-{dice[1]}.")  # pragma: no cover
         return None
 
     def _explain_bad_play(
@@ -201,7 +215,7 @@ class Prompter:
     ) -> str:
         roll = f"{dice[0]}-{dice[1]}"
         if isinstance(exc, AmbiguousMoveError):
-            return f"Ambiguous: {self.clean(exc)} (write the hit with *, like 13/8*/2, or pick a number from `list`)."
+            return f"Ambiguous: {reason(exc)} (write the hit with *, like 13/8*/2, or pick a number from `list`)."
         if isinstance(exc, IllegalMoveError):
             try:
                 typed = [t for t in str(Move.parse(line)).split()]
@@ -212,15 +226,13 @@ class Prompter:
                 sample = ", ".join(str(m) for m in partial[:4])
                 more = f" ({len(partial)} in all)" if len(partial) > 4 else ""
                 return (
-                    f"{line!r} uses only part of the roll {roll}: all of it must be played when possible (R11). "
+                    f"{shown(line)} uses only part of the roll {roll}: all of it must be played when possible (R11). "
                     f"Plays with it: {sample}{more}."
                 )
             sample = ", ".join(str(m) for m in legal[:4])
             more = f" ... ({len(legal)} in all: type `list`)" if len(legal) > 4 else ""
-            text = self.clean(exc)
-            text = re.sub(r"; legal: .*$", "", text)
-            return f"Illegal: {text}. Legal plays of {roll}: {sample}{more}."
-        return f"Not a play: {self.clean(exc)}."
+            return f"Illegal: {reason(exc)}. Legal plays of {roll}: {sample}{more}."
+        return f"Not a play: {reason(exc)}."
 
     # -- list and hint --------------------------------------------------------------------
 
@@ -262,7 +274,7 @@ class Prompter:
         if rest:
             number = _number(rest)
             if number is None or not 1 <= number <= 50:
-                self.error(f"{rest!r}: `hint` takes a number of plays, 1-50 (like `hint 10`).")
+                self.error(f"{shown(rest)}: `hint` takes a number of plays, 1-50 (like `hint 10`).")
                 return
             count = number
         for line in hint_lines(legal, state, count):

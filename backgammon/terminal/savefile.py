@@ -1,14 +1,16 @@
 """Saving and resuming the terminal programs: one writer and one reader of save files for
 ``backgammon play`` and ``backgammon chouette``.
 
-A save file is the library's own JSON of what is played (:meth:`backgammon.Match.to_dict`
-or :meth:`backgammon.chouette.Chouette.to_dict`: format, rules, start and the event log),
-with one more key, ``"terminal"``, holding the session's options
+A save file of either program is the table's own JSON (:meth:`backgammon.table.Table.to_dict`:
+the seats, the match's or the chouette's log, the tentative play, R42), with one more key,
+``"terminal"``, holding the session's options
 (:class:`~backgammon.terminal.options.PlayOptions` or
 :class:`~backgammon.terminal.chouette_options.ChouetteOptions`) and the state of its dice
 (:class:`~backgammon.terminal.dice.SessionDice`). So the file is read by
-:meth:`backgammon.Match.from_json` as it is, and ``--resume FILE`` needs no other option.
-A plain match file (without ``"terminal"``) resumes in ``play`` too, with default options.
+:meth:`backgammon.table.Table.from_json` as it is, and ``--resume FILE`` needs no other option.
+Files of the earlier format (the match's or the chouette's log with the ``"terminal"`` key)
+still load, seated from their options; a plain match file (without ``"terminal"``) resumes
+in ``play`` too, with default options.
 
 Where files go (:func:`state_dir`): ONE folder for ``save`` without a name and for the
 automatic save (end of input, Ctrl-C, an error) of both programs:
@@ -38,7 +40,7 @@ problem into a :class:`SaveError` whose message is a sentence about the file.
 >>> options, again, dice2 = load(path)
 >>> again == match, options.opponent, dice2.drawn
 (True, 'human', 2)
->>> Match.from_json(open(path).read()) == match
+>>> Table.from_json(open(path).read()).contest.match == match
 True
 >>> save(path, options, again, dice2, overwrite=False)
 Traceback (most recent call last):
@@ -59,9 +61,10 @@ from typing import Any
 from ..chouette import Chouette
 from ..errors import BackgammonError
 from ..match import Match
+from ..table import ChouetteContest, MatchContest, Seat, Table
 from .chouette_options import ChouetteOptions
 from .dice import SessionDice
-from .options import PlayOptions
+from .options import HUMAN, PlayOptions
 
 __all__ = [
     "CHOUETTE_AUTOSAVE",
@@ -74,10 +77,14 @@ __all__ = [
     "default_path",
     "load",
     "load_chouette",
+    "load_table",
+    "play_seats",
     "read",
     "same_file",
     "save",
     "save_chouette",
+    "save_table",
+    "chouette_seats",
     "state_dir",
     "write",
     "write_asking",
@@ -247,41 +254,110 @@ def _invalid(source: str | os.PathLike[str], what: str, exc: BaseException) -> S
     return SaveError(f"{str(Path(source).expanduser())!r}: not a valid {what}: {why}")
 
 
-# -- backgammon play --------------------------------------------------------------------------
+# -- the table of either program ------------------------------------------------------------
+
+
+def play_seats(options: PlayOptions) -> list[Seat]:
+    """The two seats of ``backgammon play``: a person (X), then the opponent (a bot with
+    ``--seed``, or a second person)."""
+    first, second = options.names
+    if options.is_bot(1):
+        return [Seat(first), Seat(second, options.opponent, seed=options.seed)]
+    return [Seat(first), Seat(second)]
+
+
+def chouette_seats(options: ChouetteOptions) -> list[Seat]:
+    """The seats of ``backgammon chouette``, in the order given (the i-th bot's seed is
+    ``--seed`` + i)."""
+    seed = options.seed
+    return [
+        Seat(name) if kind == HUMAN else Seat(name, kind, seed=None if seed is None else seed + i)
+        for i, (name, kind) in enumerate(options.seats)
+    ]
+
+
+def save_table(
+    path: str | os.PathLike[str],
+    options: PlayOptions | ChouetteOptions,
+    table: Table,
+    dice: SessionDice,
+    *,
+    overwrite: bool = True,
+) -> Path:
+    """Write a session's table, options and dice to ``path`` (see :func:`write`)."""
+    data: dict[str, Any] = table.to_dict()
+    data[_KEY] = {"version": _VERSION, "options": options.to_dict(), "dice": dice.state()}
+    return write(path, data, overwrite=overwrite)
+
+
+def load_table(path: str | os.PathLike[str], kind: str = "game") -> tuple[Any, Table, SessionDice]:
+    """Read a save file of ``play`` (``kind`` ``"game"``) or ``chouette``: the options, the
+    table (replayed from its log, with the dice taken up where they stopped) and the dice.
+    Files of the earlier format (a match's or chouette's log) are seated from the options."""
+    data = read(path, kind)
+    chouette = kind == "chouette"
+    try:
+        if _KEY in data:
+            stored, dice = _section(data)
+            options: Any = ChouetteOptions.from_dict(stored) if chouette else PlayOptions.from_dict(stored)
+        elif chouette:
+            raise BackgammonError(f"no {_KEY!r} section: not saved by `backgammon chouette`")
+        else:
+            options, dice = None, SessionDice()
+        fmt = data.get("format")
+        expected = "chouette" if chouette else "match"
+        if fmt == "backgammon-table":
+            if data.get("contest") != expected:
+                raise BackgammonError(f"a saved {data.get('contest')!r}, not a {expected}")
+            table = Table.from_dict(data, dice=dice)
+        elif fmt != f"backgammon-{expected}":
+            raise BackgammonError(f"format {fmt!r}: expected a saved table or {expected}")
+        elif chouette:
+            seats = chouette_seats(options)
+            c = Chouette.from_dict(data, dice=dice)
+            table = Table(ChouetteContest(c.players, chouette=c), seats, dice=dice)
+        else:
+            match = Match.from_dict(data, dice=dice)
+            if options is None:
+                options = PlayOptions(rules=match.rules)
+            seats = play_seats(options)
+            table = Table(MatchContest([s.name for s in seats], match=match), seats, dice=dice)
+        if options is None:
+            options = PlayOptions(rules=table.contest.rules)
+        names = options.names
+        if set(table.contest.seats) != set(names) or options.rules != table.contest.rules:
+            raise BackgammonError(f"the options' players or rules differ from the {expected}'s")
+    except (BackgammonError, TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
+        raise _invalid(path, "saved chouette" if chouette else "saved game", exc) from None
+    return options, table, dice
+
+
+# -- backgammon play ----------------------------------------------------------------------------
 
 
 def save(
     path: str | os.PathLike[str],
     options: PlayOptions,
-    match: Match,
+    match: Match | Table,
     dice: SessionDice,
     *,
     overwrite: bool = True,
 ) -> Path:
-    """Write a ``play`` session to ``path`` (see :func:`write`); return the absolute path."""
-    data: dict[str, Any] = match.to_dict()
-    data[_KEY] = {"version": _VERSION, "options": options.to_dict(), "dice": dice.state()}
-    return write(path, data, overwrite=overwrite)
+    """Write a ``play`` session (its table, or a match seated from ``options``) to ``path``
+    (see :func:`write`); return the absolute path."""
+    if isinstance(match, Match):
+        seats = play_seats(options)
+        match = Table(MatchContest([s.name for s in seats], match=match), seats, dice=dice)
+    return save_table(path, options, match, dice, overwrite=overwrite)
 
 
 def load(path: str | os.PathLike[str]) -> tuple[PlayOptions, Match, SessionDice]:
     """Read a ``play`` save file: the options, the match (replayed from its log, with the
-    dice taken up where they stopped) and the dice source."""
-    data = read(path, "game")
-    try:
-        if _KEY in data:
-            stored, dice = _section(data)
-            options: PlayOptions | None = PlayOptions.from_dict(stored)
-        else:
-            options, dice = None, SessionDice()
-        match = Match.from_dict(data, dice=dice)
-        if options is None:
-            options = PlayOptions(rules=match.rules)
-        elif options.rules != match.rules:
-            raise BackgammonError("the options' rules differ from the match's")
-    except (BackgammonError, TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
-        raise _invalid(path, "saved game", exc) from None
-    return options, match, dice
+    dice taken up where they stopped) and the dice source (:func:`load_table` gives the
+    table, with its tentative play)."""
+    options, table, dice = load_table(path, "game")
+    assert isinstance(table.contest, MatchContest)
+    return options, table.contest.match, dice
 
 
 # -- backgammon chouette ------------------------------------------------------------------------
@@ -290,12 +366,13 @@ def load(path: str | os.PathLike[str]) -> tuple[PlayOptions, Match, SessionDice]
 def save_chouette(
     path: str | os.PathLike[str],
     options: ChouetteOptions,
-    chouette: Chouette,
+    chouette: Chouette | Table,
     dice: SessionDice,
     *,
     overwrite: bool = True,
 ) -> Path:
-    """Write a ``chouette`` session to ``path`` (see :func:`write`); return the absolute path.
+    """Write a ``chouette`` session (its table, or a chouette seated from ``options``) to
+    ``path`` (see :func:`write`); return the absolute path.
 
     >>> import tempfile
     >>> dice = SessionDice((6, 5, 4), seed=1)
@@ -306,23 +383,14 @@ def save_chouette(
     >>> (opts2, c2, dice2.drawn) == (opts, c, dice.drawn)
     True
     """
-    data: dict[str, Any] = chouette.to_dict()
-    data[_KEY] = {"version": _VERSION, "options": options.to_dict(), "dice": dice.state()}
-    return write(path, data, overwrite=overwrite)
+    if isinstance(chouette, Chouette):
+        chouette = Table(ChouetteContest(chouette.players, chouette=chouette), chouette_seats(options), dice=dice)
+    return save_table(path, options, chouette, dice, overwrite=overwrite)
 
 
 def load_chouette(path: str | os.PathLike[str]) -> tuple[ChouetteOptions, Chouette, SessionDice]:
     """Read a ``chouette`` save file: the options, the chouette (replayed from its log) and
     the dice, taken up where they stopped."""
-    data = read(path, "chouette")
-    try:
-        if _KEY not in data:
-            raise BackgammonError(f"no {_KEY!r} section: not saved by `backgammon chouette`")
-        stored, dice = _section(data)
-        options = ChouetteOptions.from_dict(stored)
-        chouette = Chouette.from_dict(data, dice=dice)
-        if set(chouette.players) != set(options.names) or chouette.rules != options.rules:
-            raise BackgammonError("the options' players or rules differ from the chouette's")
-    except (BackgammonError, TypeError, ValueError, KeyError, AttributeError, IndexError) as exc:
-        raise _invalid(path, "saved chouette", exc) from None
-    return options, chouette, dice
+    options, table, dice = load_table(path, "chouette")
+    assert isinstance(table.contest, ChouetteContest)
+    return options, table.contest.chouette, dice
