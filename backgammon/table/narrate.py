@@ -20,7 +20,7 @@ viewer's 1/7). A seat named ``You`` is spoken to (``You roll``, not ``You rolls`
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -151,9 +151,7 @@ class Narrator:
         """The sentences for ``events``, in order."""
         out: list[Line] = []
         for event in events:
-            visit: Callable[[Any], Iterable[Line]] | None = getattr(self, f"on_{event.type}", None)
-            if visit is not None:
-                out.extend(visit(event))
+            out.extend(event.visit(self) or ())
         return tuple(out)
 
     def _chouette(self) -> Any:
