@@ -36,7 +36,7 @@ from .position import Position
 
 if TYPE_CHECKING:
     from .match import Match
-from .terminal.chouette import add_chouette_arguments
+from .terminal.chouette_options import add_chouette_arguments
 from .terminal.options import add_play_arguments
 
 #: The exit status when the output's reader is gone: 128 + SIGPIPE (13), what a shell reports

@@ -137,7 +137,7 @@ def test_resign_save_and_resume(tmp_path: Path) -> None:
     p.answer("Save the game before quitting? [Y]es, [n]o, [c]ancel > ", "n")
     assert p.finish() == 0
     saved = json.loads((tmp_path / "game.json").read_text())
-    assert saved["format"] == "backgammon-match" and saved["terminal"]["options"]["opponent"] == "pubeval"
+    assert saved["format"] == "backgammon-table" and saved["terminal"]["options"]["opponent"] == "pubeval"
 
     q = Player(["--resume", "game.json"], tmp_path)
     out = q.answer("You (X): play 4-4 > ", "resign gammon")

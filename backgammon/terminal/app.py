@@ -1,4 +1,5 @@
-"""``backgammon play``: from the parsed command line to a running :class:`Session`.
+"""``backgammon play`` and ``backgammon chouette``: from the parsed command line to a running
+:class:`Session` or :class:`~backgammon.terminal.chouette.ChouetteSession`.
 
 >>> import argparse
 >>> from backgammon.terminal.options import add_play_arguments
@@ -17,11 +18,14 @@ import sys
 from collections.abc import Callable
 
 from ..errors import BackgammonError
-from . import savefile
+from typing import IO
+
+from . import chouette_options, savefile
+from .chouette import ChouetteSession
 from .options import GAME_ARGUMENTS, display_changes, options_from_args
 from .session import Session
 
-__all__ = ["build_session", "play", "run_at_terminal"]
+__all__ = ["build_chouette_session", "build_session", "play", "run_at_terminal", "run_chouette"]
 
 
 def build_session(args: argparse.Namespace) -> Session:
@@ -30,7 +34,7 @@ def build_session(args: argparse.Namespace) -> Session:
     saved ones; game options cannot be changed and are ignored with a warning).
     Raises :class:`~backgammon.errors.BackgammonError` for a file that cannot be resumed."""
     if args.resume:
-        options, match, dice = savefile.load(args.resume)
+        options, table, dice = savefile.load_table(args.resume)
         ignored = [
             "--" + name.replace("_", "-") for name in GAME_ARGUMENTS if getattr(args, name, None) is not None
         ]
@@ -40,7 +44,7 @@ def build_session(args: argparse.Namespace) -> Session:
                 file=sys.stderr,
             )
         options = options.with_display(**display_changes(args))
-        return Session(options, match=match, dice=dice, save_path=args.resume)
+        return Session(options, table=table, dice=dice, save_path=args.resume)
     return Session(options_from_args(args))
 
 
@@ -85,3 +89,35 @@ HANGUPS = tuple(getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasat
 def interrupt(signum: int, frame: object) -> None:
     """A closed terminal or a ``kill``: stop as after Ctrl-C (the game is saved first)."""
     raise KeyboardInterrupt
+
+
+def build_chouette_session(args: argparse.Namespace) -> ChouetteSession:
+    """The session that ``args`` (of the ``chouette`` sub-command) ask for: a new chouette,
+    or with ``--resume`` the saved one (display options on the command line override the
+    saved ones; the players, dice and rules cannot change and are ignored with a note).
+    Raises :class:`~backgammon.errors.BackgammonError` for bad options or a bad file."""
+    if args.resume:
+        options, table, dice = savefile.load_table(args.resume, "chouette")
+        ignored = [
+            "--" + ("human/--bot/--players" if name == "seats" else name.replace("_", "-"))
+            for name in chouette_options.GAME_ARGUMENTS
+            if getattr(args, name, None) is not None
+        ]
+        if ignored:
+            print(
+                f"backgammon: note: {', '.join(ignored)} ignored: a resumed chouette keeps its own",
+                file=sys.stderr,
+            )
+        options = options.with_display(**chouette_options.display_changes(args))
+        return ChouetteSession(options, table=table, dice=dice, save_path=args.resume)
+    return ChouetteSession(chouette_options.options_from_args(args))
+
+
+def run_chouette(args: argparse.Namespace, *, stderr: IO[str] | None = None) -> int:
+    """Run ``backgammon chouette``; returns the exit status (see the sub-command's help)."""
+    try:
+        session = build_chouette_session(args)
+    except BackgammonError as exc:
+        print(f"backgammon: {exc}", file=stderr or sys.stderr)
+        return 2
+    return run_at_terminal(session.run)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -46,6 +47,7 @@ WORDS: dict[str, cmd.Command] = {
     "agree": cmd.Consent(), "consent": cmd.Consent(), "refuse": cmd.Refuse(), "undo": cmd.Undo(),
     "u": cmd.Undo(), "done": cmd.Confirm(), "ok": cmd.Confirm(), "resign": cmd.Resign(),
 }
+_SIGNALS = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
 _LOOKS = frozenset({"list", "l", "hint"})
 _TONES = {"plain": "", "strong": "bold", "side0": STYLES[0], "side1": STYLES[1]}
 
@@ -144,10 +146,20 @@ class Frontend:
 
     def _warm_up(self) -> None:
         """Load and compile the engine behind ``hint`` (and the neural bots) in the
-        background, so that the first hint does not keep the player waiting long."""
-        from ..bots.analysis import warm_up_in_background
+        background, so that the first hint does not keep the player waiting long.
 
-        self._warming = warm_up_in_background()
+        This is :func:`~backgammon.bots.analysis.warm_up_in_background` with the signals
+        blocked in its thread: a Ctrl-C or a ``kill`` delivered to that thread would leave
+        the main thread waiting in ``input()`` and the session would not stop."""
+        from ..bots.analysis import warm_up
+
+        def warm() -> None:
+            if hasattr(signal, "pthread_sigmask"):
+                signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
+            warm_up()
+
+        self._warming = threading.Thread(target=warm, name="backgammon-warm-up", daemon=True)
+        self._warming.start()
 
     @contextlib.contextmanager
     def thinking(self) -> Iterator[None]:

@@ -144,7 +144,7 @@ class Session(Frontend):
         """Where player X's home board is drawn in game ``number`` (default: the current
         one), switching sides after each game when asked (R46)."""
         number = self.match.game_number if number is None else number
-        corner = self.options.corner
+        corner: str = self.options.corner
         if self.options.switch_sides and (number - 1) % 2:
             corner = mirror_corner(corner)
         return corner
