@@ -6,13 +6,16 @@ Usage (from the repository root)::
     PYTHONPATH=. .venv/bin/python benchmarks/cubeful.py expert expert-nocube --games 1000 --seed 7
     PYTHONPATH=. .venv/bin/python benchmarks/cubeful.py expert worldclass --jacoby --beavers
 
-The companion of ``benchmarks/strength.py`` (cubeless, its own game loop): here every game
-is a :class:`backgammon.game.Game` of money play, driven through the bots' four questions —
-``should_double`` before each roll when the rules let the player double, ``choose_index``
-for the play, ``respond_to_double`` (take, pass, or beaver when ``--beavers`` is on; a
-beaver with beavers off counts as a take) — with the position seen from the bot and the
-game's own :meth:`~backgammon.game.Game.match_state`. The bots never resign (the interface
-has no such question), so a game ends by bearing off or by a passed double.
+The companion of ``benchmarks/strength.py`` (cubeless): here every game is a money game
+with the cube, played on a :class:`backgammon.table.Table` with the two bots at its seats
+(:func:`strength.play_table_game`), so every decision is :func:`backgammon.table.decide`'s,
+as in the terminal and on the web: ``should_double`` before each roll when the rules let the
+player double, ``choose_index`` for the play, ``respond_to_double`` (take, pass, or beaver
+when ``--beavers`` is on; a beaver with beavers off counts as a take), and the resignations
+(R31: a bot offers one when one result is left, the ``expert`` in a race; the other accepts
+or declines; a declined level is not offered again in the game), with the position seen
+from the bot and the match's :meth:`~backgammon.match.Match.match_state`. A game ends by
+bearing off, by a passed double or by an accepted resignation.
 
 Duplicate dice: each pair of games draws from one seeded dice stream
 (:class:`~backgammon.dice.SeededDice`), restarted for the second game, where the bots have
@@ -26,10 +29,11 @@ The cube stops at :data:`~backgammon.matchid.MAX_CUBE` (2^15, the largest value 
 holds): without a limit the game lets a double or a beaver go past it, and then
 :meth:`~backgammon.game.Game.match_state`, which the bots are asked with, raises (seen with
 pubeval against expert and beavers, where the cube reached 65536). A game that reached
-the limit is counted in the output. The figure printed is the first bot's mean points per game, cube included,
-with its standard error computed over duplicate pairs; then the wins and losses by kind,
-the games ended by a passed double, the final cube values, and each bot's doubles offered
-and its answers to the doubles it was offered.
+the limit is counted in the output. The figure printed is the first bot's mean points per
+game, cube included, with its standard error computed over duplicate pairs; then the wins
+and losses by kind (accepted resignations apart), the games ended by a passed double, the
+final cube values, and each bot's doubles offered and its answers to the doubles it was
+offered.
 
 ``expert-nocube`` (registered here only): the ``expert``'s checker play, but it never
 doubles and always takes, so ``expert`` against ``expert-nocube`` measures what the
@@ -61,8 +65,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # strength.py, next to
 from strength import (  # it also puts the repository on sys.path
     PairResult,
     Tally,
+    bot_table,
     match_parser,
     parse_match_args,
+    play_table_game,
     register_gnubg,
 )
 
@@ -71,7 +77,7 @@ from backgammon.bots.neural import ExpertBot
 from backgammon.bots.registry import register
 from backgammon.dice import DiceSource, SeededDice
 from backgammon.events import Beaver, Double, OpeningRoll, Pass, Roll, Take
-from backgammon.game import Action, Game, Phase, ResultKind
+from backgammon.game import ResultKind
 from backgammon.matchid import MAX_CUBE, MatchState
 from backgammon.position import Position
 from backgammon.progress import Progress
@@ -108,10 +114,12 @@ def benchmark_rules(*, jacoby: bool = False, beavers: bool = False) -> Rules:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One game, told from the seats' side (seat 0 is player 0 of the :class:`Game`)."""
+    """One game, told from the seats' side (seat 0 is player 0 of the
+    :class:`~backgammon.game.Game`)."""
 
     winner: int | None  # None: stopped at MAX_PLIES
     kind: ResultKind | None
+    level: int  # 1 single, 2 gammon, 3 backgammon; a resignation: the level resigned; a pass: 1 (0 when stopped)
     points: int  # for the winner, cube included (0 when stopped)
     cube: int  # the cube's final value (for a pass, the value before the refused double)
     plies: int  # plays made
@@ -132,50 +140,14 @@ class GameRecord:
         return self.winner is None
 
 
-def _act(game: Game, bots: Sequence[Bot]) -> None:
-    """Whoever must act in ``game`` does: double or roll, play, or answer a double."""
-    phase = game.phase
-    if phase is Phase.OPENING:
-        game.roll()
-        return
-    seat = game.to_act
-    assert seat is not None
-    bot = bots[seat]
-    if phase is Phase.ROLL:
-        if game.can_double() and bot.should_double(game.board(seat), game.match_state()):
-            game.double()
-        else:
-            game.roll()
-    elif phase is Phase.PLAY:
-        legal = game.legal_moves()
-        if not legal:
-            game.play("")
-            return
-        index = bot.choose_index(legal)
-        if not 0 <= index < len(legal):
-            raise RuntimeError(f"{bot!r} chose play {index} of {len(legal)}")
-        game.play(legal[index])
-    elif phase is Phase.CUBE:
-        answer = bot.respond_to_double(game.board(seat), game.match_state())
-        if answer is CubeResponse.PASS:
-            game.pass_double()
-        elif answer is CubeResponse.BEAVER and Action.BEAVER in game.legal_actions():
-            game.beaver()
-        else:  # TAKE, or a BEAVER that the rules refuse (beavers off, cube limit)
-            game.take()
-    else:  # pragma: no cover - bots never resign, so no RESIGN phase
-        raise RuntimeError(f"unexpected phase {phase} in {game.position_id()}")
-
-
 def play_game(bots: Sequence[Bot], dice: DiceSource, rules: Rules, *, max_plies: int = MAX_PLIES) -> GameRecord:
     """One money game between ``bots[0]`` (seat 0) and ``bots[1]`` (seat 1), with the cube,
-    dice from ``dice``; stopped after ``max_plies`` plays."""
-    game = Game(rules, dice=dice)
-    plies = 0
-    while not game.is_over() and plies < max_plies:
-        if game.phase is Phase.PLAY:
-            plies += 1
-        _act(game, bots)
+    dice from ``dice``, played on a :class:`~backgammon.table.Table`
+    (:func:`strength.play_table_game`: every decision is :func:`backgammon.table.decide`'s);
+    stopped after ``max_plies`` plays."""
+    table = bot_table(bots, dice, rules)
+    game = table.contest.game()
+    plies = play_table_game(table, max_plies)
     counts: dict[type, list[int]] = {kind: [0, 0] for kind in (Double, Take, Pass, Beaver)}
     rolls: list[tuple[int, int]] = []
     for event in game.events:
@@ -191,6 +163,7 @@ def play_game(bots: Sequence[Bot], dice: DiceSource, rules: Rules, *, max_plies:
     return GameRecord(
         winner=None if result is None else result.winner,
         kind=None if result is None else result.kind,
+        level=0 if result is None else result.level,
         points=0 if result is None else result.points,
         cube=game.cube_value,
         plies=plies,
@@ -268,12 +241,20 @@ def seat_records(tally: Tally) -> Iterator[tuple[GameRecord, int]]:
 
 
 def _wins(records: list[tuple[GameRecord, int]]) -> str:
-    kinds = Counter(r.kind for r, _ in records)
+    """Wins by kind; an accepted resignation counts as the result resigned (its level)."""
+    kinds = Counter(
+        r.kind if r.kind is not ResultKind.RESIGNED else _LEVEL_KINDS[r.level] for r, _ in records
+    )
+    resigned = sum(1 for r, _ in records if r.kind is ResultKind.RESIGNED)
     return (
         f"{len(records)} ({kinds[ResultKind.SINGLE]} single, {kinds[ResultKind.GAMMON]} gammons, "
         f"{kinds[ResultKind.BACKGAMMON]} backgammons, {kinds[ResultKind.PASSED]} by a pass; "
-        f"{sum(r.points for r, _ in records)} points)"
+        f"{resigned} of them resigned; {sum(r.points for r, _ in records)} points)"
     )
+
+
+#: The kind of result a resignation at each level gives up.
+_LEVEL_KINDS = {1: ResultKind.SINGLE, 2: ResultKind.GAMMON, 3: ResultKind.BACKGAMMON}
 
 
 def _cube_actions(games: list[tuple[GameRecord, int]], first: bool) -> dict[str, int]:

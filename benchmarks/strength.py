@@ -12,16 +12,25 @@ so luck largely cancels. ``--games`` counts games (an odd number is rounded up t
 pair); all sequences derive from ``--seed``, and so do the bots' own random streams, so a
 run is reproducible whatever ``--workers`` is.
 
-A game: the opening roll (R4) — each seat throws one die, equal dice are thrown again, the
-higher die moves first and plays both numbers — then the seats alternate, rolling two dice;
-the bot picks one of the legal plays and a seat with none loses its turn (R11). The winner
-(R21) scores 1, a gammon 2, a backgammon 3 (R22–R24); there is no cube. The figure printed
-is the first bot's mean points per game, with its standard error computed over the
-duplicate pairs (the two games of a pair are not independent). A progress bar goes to
-stderr (``rich`` when it is installed, plain text otherwise).
+A game is played on a :class:`backgammon.table.Table` (a money session of one game, the
+two bots at its seats, :func:`play_table_game`): every decision is
+:func:`backgammon.table.decide`'s, as in the terminal and on the web. The opening roll (R4)
+— each seat throws one die, equal dice are thrown again, the higher die moves first and
+plays both numbers — then the seats alternate, rolling two dice; the bot picks one of the
+legal plays and a seat with none loses its turn (R11). The winner (R21) scores 1, a gammon
+2, a backgammon 3 (R22–R24); there is no cube (the cube limit is 1, so nobody may double).
+A bot may offer to resign when one result is left (the ``expert`` in a race; R31), which
+the other accepts or declines by its own policy. The figure printed is the first bot's mean
+points per game, with its standard error computed over the duplicate pairs (the two games
+of a pair are not independent). A progress bar goes to stderr (``rich`` when it is
+installed, plain text otherwise).
 
-This loop is deliberately self-contained (Position / legal_moves only), independent of
-:class:`backgammon.game.Game`.
+The dice of pair ``k`` are :class:`~backgammon.dice.SeededDice` seeded ``"{seed}:{k}:dice"``
+(``random.Random`` with that seed: the same rolls as before the games moved onto the
+table), restarted for the second game of the pair. The game hands the opening dice to the
+winner higher die first, where the former loop of this file kept seat 0's die first: a bot
+that picks by index among the legal plays (``random``) may so open differently than it did
+then; bots that pick by evaluation play the same games.
 
 Opponent ``gnubg``: GNU Backgammon's 0-ply neural net through PyPI's ``gnubg-nn`` (the
 ``bench`` extra; GPL, so it is registered here in the benchmark only, never in the
@@ -39,17 +48,21 @@ import os
 import random
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from backgammon import LegalMoves, Move, Position, Step
+from backgammon import LegalMoves, Move, Step
 from backgammon.bots import Bot, available, load
 from backgammon.bots.registry import register
+from backgammon.dice import DiceSource, SeededDice
 from backgammon.progress import Progress
+from backgammon.rules import Rules
+from backgammon.table import Seat, Table, decide
+from backgammon.table.commands import Play
 
 
 class GnubgNN(Bot):
@@ -101,39 +114,54 @@ class GameOutcome:
     points: int
 
 
-def play_game(bots: tuple[Bot, Bot], dice: random.Random) -> GameOutcome:
+#: The names of the two seats of a benchmark table: the bots sit in this order.
+SEATS = ("seat 0", "seat 1")
+
+
+def bot_table(bots: Sequence[Bot], dice: DiceSource, rules: Rules) -> Table:
+    """A money-session :class:`~backgammon.table.Table` with ``bots[0]`` in seat 0 and
+    ``bots[1]`` in seat 1 (the already built bots, with their own random streams), dice
+    from ``dice``."""
+    table = Table.match([Seat(name, bot.name) for name, bot in zip(SEATS, bots)], 0, rules, dice=dice)
+    for name, bot in zip(SEATS, bots):
+        table.use_bot(name, bot)
+    return table
+
+
+def play_table_game(table: Table, max_plies: int = MAX_PLIES) -> int:
+    """Let the table's bots play its current game to its end, or until ``max_plies`` plays
+    (checker plays, empty ones included) were made; return the plays made. Each decision is
+    :func:`backgammon.table.decide`'s (the one place where bots decide: cube, plays,
+    resignations), submitted from the bot's seat."""
+    game = table.contest.game()  # a money session starts the next game at once: watch this one
+    plies = 0
+    while not game.is_over() and plies < max_plies:
+        seat = table.bot_to_act()
+        if seat is None:  # pragma: no cover - two bot seats always have someone to act
+            raise RuntimeError(f"no bot to act at {table!r}")
+        command = decide(table.bot(seat), table, seat)
+        if isinstance(command, Play):
+            plies += 1
+        outcome = table.submit(seat, command)
+        if outcome.refusal is not None:
+            raise RuntimeError(f"{table.bot(seat)!r} at {seat!r} chose {command!r}: {outcome.refusal}")
+    return plies
+
+
+#: Cubeless money play: the cube cannot leave 1, so no double is ever offered.
+CUBELESS = Rules(cube_limit=1)
+
+
+def play_game(bots: tuple[Bot, Bot], dice: DiceSource) -> GameOutcome:
     """One cubeless game between ``bots[0]`` (seat 0) and ``bots[1]`` (seat 1), with dice
-    drawn from ``dice``."""
-    while True:  # the opening roll (R4): one die each, equal dice thrown again
-        first, second = dice.randint(1, 6), dice.randint(1, 6)
-        if first != second:
-            break
-    turn = 0 if first > second else 1
-    roll = (first, second)
-    pos = Position.initial()
-    for _ in range(MAX_PLIES):
-        legal = pos.legal_moves(roll)
-        if legal:
-            index = bots[turn].choose_index(legal)
-            if not 0 <= index < len(legal):
-                raise RuntimeError(f"{bots[turn]!r} chose play {index} of {len(legal)}")
-            pos = legal.position(index)  # seen from the other seat, now on roll
-            if pos.borne_off()[1] == 15:
-                return GameOutcome(turn, _points(pos))
-        else:
-            pos = pos.swap()
-        turn ^= 1
-        roll = (dice.randint(1, 6), dice.randint(1, 6))
-    raise RuntimeError(f"no result after {MAX_PLIES} plays (position {pos.position_id()})")
-
-
-def _points(after: Position) -> int:
-    """Points for the winner; ``after`` is seen from the loser (on roll next)."""
-    if after.borne_off()[0]:
-        return 1  # R22
-    # R24: a loser's checker on the bar (index 24) or in the winner's home board (the
-    # loser's points 19-24, indices 18-23) makes a backgammon; otherwise a gammon (R23).
-    return 3 if any(after.player[18:25]) else 2
+    drawn from ``dice``, played on a :class:`~backgammon.table.Table`."""
+    table = bot_table(bots, dice, CUBELESS)
+    game = table.contest.game()
+    play_table_game(table)
+    result = game.result
+    if result is None:
+        raise RuntimeError(f"no result after {MAX_PLIES} plays (position {game.position_id()})")
+    return GameOutcome(result.winner, result.points)
 
 
 @dataclass(frozen=True)
@@ -154,7 +182,7 @@ def play_pair(task: tuple[str, str, int, int]) -> PairResult:
     for game in (0, 1):
         a = load(name_a, seed=random.Random(f"{seed}:{index}:{game}:a"))
         b = load(name_b, seed=random.Random(f"{seed}:{index}:{game}:b"))
-        dice = random.Random(f"{seed}:{index}:dice")
+        dice = SeededDice(f"{seed}:{index}:dice")  # the same stream for both games
         bots = (a, b) if game == 0 else (b, a)
         outcome = play_game(bots, dice)
         seat_of_a = game

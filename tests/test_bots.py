@@ -39,6 +39,7 @@ from backgammon.bots.pubeval import (
 from backgammon.errors import BackgammonError
 from backgammon.matchid import MatchState, Resignation
 from backgammon.position import LegalMoves
+from backgammon.dice import SeededDice
 from tests.benchmark_modules import load_benchmark
 from tests.conftest import board
 from tests.strategies import dice, positions, random_game_positions
@@ -513,9 +514,33 @@ def test_duplicate_match_is_reproducible_and_fair(strength: ModuleType) -> None:
     assert same.mean() == 0 and all(p.first == -p.second for p in same.pairs)
 
 
-def test_game_scoring(strength: ModuleType) -> None:
-    # After the winner's last checker is off, seen from the loser.
-    assert strength._points(board({6: 15}, {})) == 2  # gammon
-    assert strength._points(board({6: 14}, {})) == 1  # single
-    assert strength._points(board({22: 1, 6: 14}, {})) == 3  # backgammon: in the winner's board
-    assert strength._points(board({25: 1, 6: 14}, {})) == 3  # backgammon: on the bar
+def test_games_are_played_on_the_table_through_decide(strength: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every decision comes from backgammon.table.decide; cubeless: nobody is asked to double.
+    chosen: list[str] = []
+    real = strength.decide
+
+    def spy(bot: Bot, table: object, seat: str) -> object:
+        command = real(bot, table, seat)
+        chosen.append(type(command).__name__)
+        return command
+
+    monkeypatch.setattr(strength, "decide", spy)
+    bots = (load("expert", seed=1), load("pubeval", seed=2))
+    outcome = strength.play_game(bots, SeededDice("3:0:dice"))
+    assert outcome.winner in (0, 1) and outcome.points in (1, 2, 3)
+    assert {"Roll", "Play"} <= set(chosen) and "Double" not in chosen
+
+
+def test_table_game_rolls_the_seeded_stream(strength: ModuleType) -> None:
+    # Duplicate dice: a game's throws are its dice stream's, opening throws first.
+    from backgammon.events import OpeningRoll, Roll
+
+    rules = strength.CUBELESS
+    table = strength.bot_table((load("random", seed=1), load("pubeval")), SeededDice("4:1:dice"), rules)
+    game = table.contest.game()
+    plies = strength.play_table_game(table)
+    assert game.is_over() and plies == sum(1 for e in game.events if e.type == "play")
+    rolls = [e.dice for e in game.events if isinstance(e, (OpeningRoll, Roll))]
+    stream = SeededDice("4:1:dice")
+    assert rolls == [stream.roll() for _ in rolls]
+    assert game.cube_value == 1

@@ -1,5 +1,6 @@
-"""The cubeful money-play benchmark (benchmarks/cubeful.py): a few games through the Game
-engine with the cube, scored consistently, reproducible, on duplicate dice."""
+"""The cubeful money-play benchmark (benchmarks/cubeful.py): a few games on a table (the
+bots decide through backgammon.table.decide) with the cube, scored consistently,
+reproducible, on duplicate dice."""
 
 from __future__ import annotations
 
@@ -33,7 +34,9 @@ def cubeful() -> Iterator[ModuleType]:
 def _check_record(record, cube_limit: int) -> None:  # type: ignore[no-untyped-def]
     assert not record.capped
     level = {ResultKind.SINGLE: 1, ResultKind.GAMMON: 2, ResultKind.BACKGAMMON: 3, ResultKind.PASSED: 1}
-    assert record.points == level[record.kind] * record.cube  # Jacoby off
+    # an accepted resignation: the level resigned
+    assert record.level == level.get(record.kind, record.level) and record.level in (1, 2, 3)
+    assert record.points == record.level * record.cube  # Jacoby off
     assert record.points_for(record.winner) == record.points == -record.points_for(1 - record.winner)
     for seat in (0, 1):  # every double is answered by the other seat
         other = 1 - seat
@@ -100,4 +103,16 @@ def test_main_prints_the_report(cubeful: ModuleType, capsys: pytest.CaptureFixtu
     assert out[1].startswith("expert: +") and "points per game ±" in out[1]
     assert any("ended by a pass; final cube:" in line for line in out)
     assert any(line.startswith("  random: offered") for line in out)
+    assert "of them resigned;" in out[2] and "of them resigned;" in out[3]
     assert any("stopped at the cap" in line for line in out)
+
+
+def test_the_expert_resigns_lost_races_and_the_score_is_kept(cubeful: ModuleType) -> None:
+    # decide() lets a bot resign (R31): the expert does in races with one result left,
+    # and the game's points are the resigned level times the cube
+    tally = cubeful.run("expert", "expert-nocube", games=40, seed=1, workers=1)
+    games = list(cubeful.seat_records(tally))
+    resigned = [r for r, _ in games if r.kind is ResultKind.RESIGNED]
+    assert resigned
+    for record, _ in games:
+        _check_record(record, cubeful.MAX_CUBE)
