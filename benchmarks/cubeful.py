@@ -119,7 +119,7 @@ class GameRecord:
 
     winner: int | None  # None: stopped at MAX_PLIES
     kind: ResultKind | None
-    level: int  # 1 single, 2 gammon, 3 backgammon; a resignation: the level resigned; a pass: 1 (0 when stopped)
+    level: int  # 1 single, 2 gammon, 3 backgammon; resigned: the level; a pass: 1 (0 when stopped)
     points: int  # for the winner, cube included (0 when stopped)
     cube: int  # the cube's final value (for a pass, the value before the refused double)
     plies: int  # plays made

@@ -514,7 +514,9 @@ def test_duplicate_match_is_reproducible_and_fair(strength: ModuleType) -> None:
     assert same.mean() == 0 and all(p.first == -p.second for p in same.pairs)
 
 
-def test_games_are_played_on_the_table_through_decide(strength: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_games_are_played_on_the_table_through_decide(
+    strength: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Every decision comes from backgammon.table.decide; cubeless: nobody is asked to double.
     chosen: list[str] = []
     real = strength.decide
