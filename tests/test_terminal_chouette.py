@@ -90,7 +90,7 @@ def test_chouette_three_games_at_one_keyboard(tmp_path: Path) -> None:
     out = t.answer("Bob (captain): Enter to roll, or double [NAME] > ", "take")
     assert "'Zed' is not a player's name" in out
     out = t.answer("Bob (captain): Enter to roll, or double [NAME] > ", "double")
-    assert "`take` is not possible now: no double is waiting for your answer" in out
+    assert "`take` is not possible now: no double has been offered" in out
     # R39: Cy is asked for his vote; pubeval votes through the Bot interface and refuses
     out = t.answer(
         "Cy (team): Bob proposes a team double, your stake 1 to 2 (R39): agree or refuse? > ", "maybe"
@@ -115,7 +115,7 @@ def test_chouette_three_games_at_one_keyboard(tmp_path: Path) -> None:
     assert "pubeval takes: their stake is now 2, and the cube is theirs." in out
     assert "Ann (box) rolls 6-5." in out
     assert re.search(r"captain +Bob +human +2 +own +in ", out)
-    assert re.search(r"2nd +Cy +human +1 +middle +out: passed -1 ", out)
+    assert re.search(r"2nd +Cy +human +1 +middle +out \(lost 1, passed\) ", out)
     # R31: the box resigns a single game to each member; Bob accepts, pubeval declines
     out = t.answer(
         "Bob (captain): Ann (box) offers to resign a single game (2 points on your stake): accept or decline? > ",

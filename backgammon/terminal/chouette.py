@@ -103,7 +103,6 @@ _P = ChouettePhase
 def _points(n: int) -> str:
     return f"{n} point{'s' if n != 1 else ''}"
 
-
 def _ordinal(n: int) -> str:
     """``1st``, ``2nd``, ``3rd``, ``4th`` ... ``11th``.
 
@@ -323,10 +322,12 @@ class ChouetteSession(Frontend):
                 self._human_resignation(actor)
 
     def run_bots(self) -> None:
-        """As :meth:`Frontend.run_bots`; but a bot captain whose team refused a double this
-        turn rolls (the table's bots would propose again and again: reported, to be fixed in
-        :func:`backgammon.table.decide`)."""
+        """As :meth:`Frontend.run_bots`, answers in line order; a bot captain whose team
+        refused a double this turn rolls (:func:`~backgammon.table.decide` would propose again)."""
         while (seat := self.table.bot_to_act()) is not None:
+            waiting = self.table.contest.to_act()
+            if seat in waiting[1:] and waiting[0] not in self.bots:
+                break  # answers in line order (R39, R40, R31): the person before the bot first
             if seat == self.chouette.mover and self._refused_this_turn():
                 self.act(seat, cmd.Roll())
             else:
@@ -548,8 +549,7 @@ class ChouetteSession(Frontend):
 
         c, contest = self.chouette, self.table.contest
         if c.phase not in (_P.TEAM_DOUBLE, _P.BOX_DOUBLE, _P.CONSENT, _P.ROLL):
-            self.say("No cube decision now.")
-            return
+            return self.say("No cube decision now.")
         answering = c.phase in (_P.TEAM_DOUBLE, _P.BOX_DOUBLE)
         with self.thinking():
             for line in cube_hint_lines(contest.board(name), contest.match_state(name), c.rules, answering=answering):
@@ -637,9 +637,8 @@ class ChouetteSession(Frontend):
     def _human_vote(self, name: str) -> None:
         """A team member's vote on a proposed team double (R39)."""
         c = self.chouette
-        pending = c.pending
+        pending, cube = c.pending, c.stakes[name].cube
         assert pending is not None
-        cube = c.stakes[name].cube
         prompt = f"{self._who(name)}: {pending[1]} proposes a team double, your stake {cube} to {2 * cube} (R39): agree or refuse? > "
         yes, no = cmd.Consent(), cmd.Refuse()
         answers = {"agree": yes, "consent": yes, "yes": yes, "y": yes, "ok": yes, "refuse": no, "no": no, "n": no}

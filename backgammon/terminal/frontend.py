@@ -153,13 +153,14 @@ class Frontend:
         the main thread waiting in ``input()`` and the session would not stop."""
         from ..bots.analysis import warm_up
 
-        def warm() -> None:
-            if hasattr(signal, "pthread_sigmask"):
-                signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS)
-            warm_up()
-
-        self._warming = threading.Thread(target=warm, name="backgammon-warm-up", daemon=True)
-        self._warming.start()
+        self._warming = threading.Thread(target=warm_up, name="backgammon-warm-up", daemon=True)
+        masked = hasattr(signal, "pthread_sigmask")
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS) if masked else set()
+        try:
+            self._warming.start()  # the thread is born with the signals blocked
+        finally:
+            if masked:
+                signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
     @contextlib.contextmanager
     def thinking(self) -> Iterator[None]:
