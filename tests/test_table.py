@@ -377,3 +377,20 @@ def test_malformed_saved_tables_give_sentences() -> None:
         with pytest.raises(BackgammonError) as info:
             Table.from_dict(data)
         assert "Traceback" not in str(info.value) and str(info.value)
+
+
+def test_r39_a_bot_captain_does_not_propose_again_after_a_refusal() -> None:
+    t = Table.chouette(
+        [Seat("ann"), Seat("bob", "random", seed=1), Seat("cy")], dice=ScriptedDice([6, 4, 2, 3, 1, 6, 5])
+    )
+    t.use_bot("bob", _Doubler(seed=1))
+    c = t.contest.chouette  # type: ignore[attr-defined]
+    assert (c.box, c.captain) == ("ann", "bob")
+    t.submit("ann", cmd.Roll())
+    t.submit("ann", cmd.Play("8/5 6/5", confirm=True))
+    assert t.bot_to_act() is None  # cy, a person of the team, has the say first (R39)
+    assert t.submit("cy", cmd.Ready()).accepted
+    assert t.bot_to_act() == "bob"
+    assert t.play_bot("bob").command == cmd.ProposeDouble()
+    assert t.submit("cy", cmd.Refuse()).accepted
+    assert t.play_bot("bob").command == cmd.Roll()  # not a second proposal

@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 from ..chouette import Chouette, ChouetteAction, ChouettePhase, Side
 from ..dice import DiceSource
-from ..errors import BackgammonError, IllegalActionError, Refusal
+from ..errors import BackgammonError, Refusal
 from ..events import Resign as ResignEvent
 from ..game import Action, Game, Phase
 from ..match import Match
@@ -73,6 +73,9 @@ class Contest(abc.ABC):
 
     #: ``"match"`` or ``"chouette"``: the ``kind`` in :meth:`to_dict`.
     kind: ClassVar[str]
+    #: True when seats that are not awaited may act too (a chouette team member's
+    #: proposal of a double, R39): the table then asks them once a turn.
+    has_options: ClassVar[bool] = False
 
     @property
     @abc.abstractmethod
@@ -98,8 +101,9 @@ class Contest(abc.ABC):
     @abc.abstractmethod
     def apply(self, seat: str, action: str, argument: Any = None) -> None:
         """Take ``action`` for ``seat`` (``argument``: the move of a play, the level of a
-        resignation). Raises a :class:`~backgammon.errors.BackgammonError` and changes
-        nothing when it is not allowed."""
+        resignation). The game or chouette checks it again and raises a
+        :class:`~backgammon.errors.BackgammonError`, changing nothing, when it is not
+        allowed; ask :meth:`why_not` first for the refusal addressed to the seat."""
 
     @abc.abstractmethod
     def game(self) -> Game:
@@ -143,6 +147,15 @@ class Contest(abc.ABC):
     @abc.abstractmethod
     def events(self) -> tuple[Any, ...]:
         """The log, oldest first."""
+
+    def log_size(self) -> int:
+        """How many events the log holds (it only grows, but for :meth:`undo`)."""
+        return len(self.events)
+
+    def proposed_this_turn(self) -> bool:
+        """True when a team double was proposed in the current turn (R39): a refused
+        proposal is not made again before the next roll."""
+        return False
 
     @property
     @abc.abstractmethod
@@ -264,6 +277,10 @@ class MatchContest(Contest):
     def events(self) -> tuple[Any, ...]:
         return self.match.events
 
+    def log_size(self) -> int:
+        m = self.match
+        return sum(len(g.events) for g in m.games) + m.game_number + m.is_over()
+
     def to_act(self) -> tuple[str, ...]:
         if self.match.is_over():
             return ()
@@ -293,9 +310,6 @@ class MatchContest(Contest):
         return refusal
 
     def apply(self, seat: str, action: str, argument: Any = None) -> None:
-        refusal = self.why_not(seat, action)
-        if refusal is not None:
-            raise IllegalActionError(f"{action} by {seat}: {refusal}", refusal)
         game, player = self.match.game, self.side(seat)
         if action == "roll":
             game.roll(player=None if game.phase is Phase.OPENING else player)
@@ -375,6 +389,7 @@ class ChouetteContest(Contest):
     """
 
     kind: ClassVar[str] = "chouette"
+    has_options: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -442,9 +457,6 @@ class ChouetteContest(Contest):
         return self.chouette.why_not(kind, seat)
 
     def apply(self, seat: str, action: str, argument: Any = None) -> None:
-        refusal = self.why_not(seat, action)
-        if refusal is not None:
-            raise IllegalActionError(f"{action} by {seat}: {refusal}", refusal)
         c = self.chouette
         if action == "play":
             c.play(argument if argument is not None else Move(), player=seat)
@@ -511,6 +523,14 @@ class ChouetteContest(Contest):
 
     def turn_key(self) -> tuple[int, int]:
         return (self.game_number, sum(1 for e in self._game_log() if e.type == "play"))
+
+    def proposed_this_turn(self) -> bool:
+        for event in reversed(self.chouette.events):
+            if event.type in ("play", "game_start"):
+                return False
+            if event.type == "propose_double":
+                return True
+        return False
 
     def to_dict(self) -> dict[str, Any]:
         return self.chouette.to_dict()

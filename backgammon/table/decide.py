@@ -70,6 +70,8 @@ def decide(bot: Bot, table: Table, seat: str) -> cmd.Command:
             if level and level > contest.resignations_offered(seat):
                 return cmd.Resign(level)
         doubling = next((a for a in ("double", "propose_double") if a in actions), None)
+        if doubling == "propose_double" and contest.proposed_this_turn():
+            doubling = None  # the team refused a proposal this turn (R39): roll
         if doubling is not None and bot.should_double(view, state):
             return cmd.Double() if doubling == "double" else cmd.ProposeDouble()
         return cmd.Roll()

@@ -46,6 +46,7 @@ from ..dice import DiceSource, SecureDice
 from ..errors import BackgammonError, Refusal
 from ..events import FORMAT_VERSION
 from ..move import Move
+from ..position import LegalMoves
 from ..rules import Rules
 from . import commands as cmd
 from .contest import ChouetteContest, Contest, MatchContest, Offer, contest_from_dict
@@ -234,7 +235,7 @@ class Table:
     @property
     def tentative(self) -> Tentative | None:
         """The play being built for the current roll, if any part of it was entered."""
-        if self._tentative is None or self._tentative_at != len(self._contest.events):
+        if self._tentative is None or self._tentative_at != self._contest.log_size():
             return None
         return self._tentative if self._tentative.entries else None
 
@@ -278,7 +279,7 @@ class Table:
                     actions.add("confirm")
             elif len(self._contest.legal_moves()) <= 1:
                 actions.add("confirm")
-        if "propose_double" in actions and seat not in self._contest.to_act():
+        if self._contest.has_options and "propose_double" in actions and seat not in self._contest.to_act():
             if (seat, self._contest.turn_key()) not in self._consulted:
                 actions.add("ready")
         return frozenset(actions)
@@ -316,14 +317,16 @@ class Table:
     def submit(self, seat: str, command: cmd.Command) -> Outcome:
         """Apply ``command`` from ``seat``: the :class:`Outcome` has the events it added or
         the refusal (then nothing changed)."""
-        before = len(self._contest.events)
+        contest = self._contest
+        before = contest.log_size()
         try:
             self._run(seat, command, dry=False)
         except BackgammonError as exc:
             return Outcome(seat, command, (), _refusal_of(command, seat, exc))
-        if seat in self._contest.seats and not isinstance(command, (cmd.Step, cmd.Undo)):
-            self._consulted.add((seat, self._contest.turn_key()))
-        return Outcome(seat, command, tuple(self._contest.events[before:]))
+        if contest.has_options and not isinstance(command, (cmd.Step, cmd.Undo)):
+            self._consulted.add((seat, contest.turn_key()))
+        after = contest.log_size()
+        return Outcome(seat, command, tuple(contest.events[before:]) if after != before else ())
 
     def _run(self, seat: str, command: cmd.Command, *, dry: bool) -> None:
         self.seat(seat)
@@ -362,7 +365,9 @@ class Table:
         if isinstance(command, cmd.Play):
             game = contest.game()
             assert game.dice is not None
-            move = game.position.parse_move(command.move, game.dice) if command.move.strip() or len(legal) else Move()
+            move = _legal_play(legal, tentative, command.move) or (
+                game.position.parse_move(command.move, game.dice) if command.move.strip() or len(legal) else Move()
+            )
             if command.confirm or not len(legal):
                 new = None
                 if not dry:
@@ -395,7 +400,7 @@ class Table:
             raise BackgammonError(f"{command!r}: unknown command")
         if not dry:
             self._tentative = new
-            self._tentative_at = len(contest.events)
+            self._tentative_at = contest.log_size()
 
     # -- bots ---------------------------------------------------------------------------
 
@@ -407,15 +412,15 @@ class Table:
         contest = self._contest
         if contest.is_over() or contest.game_over():
             return None
-        key = contest.turn_key()
         awaited = contest.to_act()
-        for seat in self._seats:
-            if seat.is_bot and seat.name not in awaited and (seat.name, key) not in self._consulted:
-                if "propose_double" in contest.actions(seat.name):
-                    return seat.name
-        people_first = any(
-            not s.is_bot and "ready" in self.actions(s.name) for s in self._seats
-        )
+        people_first = False
+        if contest.has_options:
+            key = contest.turn_key()
+            for seat in self._seats:
+                if seat.is_bot and seat.name not in awaited and (seat.name, key) not in self._consulted:
+                    if "propose_double" in contest.actions(seat.name):
+                        return seat.name
+            people_first = any(not s.is_bot and "ready" in self.actions(s.name) for s in self._seats)
         if contest.phase() == "opening":
             if all(self.seat(s).is_bot for s in awaited):
                 return awaited[0] if awaited else None
@@ -555,6 +560,16 @@ class Table:
 
     def __repr__(self) -> str:
         return f"<Table {self._contest.kind} seats={[s.name for s in self._seats]} events={len(self._contest.events)}>"
+
+
+def _legal_play(legal: LegalMoves, tentative: Tentative, text: str) -> Move | None:
+    """The legal play written exactly ``text`` (as a bot or a client sends it), found
+    without the notation's shorthand and ambiguity checks; ``None`` otherwise."""
+    try:
+        index = legal.find_position(tentative.origin.play(Move.parse(text)))
+    except BackgammonError:
+        return None
+    return None if index is None else legal[index]
 
 
 def _error(refusal: Refusal) -> BackgammonError:
