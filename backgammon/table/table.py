@@ -243,9 +243,9 @@ class Table:
         current = self.tentative
         if current is not None:
             return current
-        game = self._contest.game()
-        assert game.dice is not None
-        return Tentative(game.position, game.dice)
+        dice = self._contest.dice
+        assert dice is not None
+        return Tentative.of(self._contest.legal_moves(), dice)
 
     def bot(self, seat: str) -> Bot:
         """The bot at ``seat`` (loaded on first use, with the seat's seed)."""
@@ -363,10 +363,9 @@ class Table:
         tentative = self._tentative_or_new()
         legal = tentative.legal
         if isinstance(command, cmd.Play):
-            game = contest.game()
-            assert game.dice is not None
-            move = _legal_play(legal, tentative, command.move) or (
-                game.position.parse_move(command.move, game.dice) if command.move.strip() or len(legal) else Move()
+            text = command.move
+            move = _legal_play(legal, tentative, text) or (
+                tentative.origin.parse_move(text, tentative.dice) if text.strip() or len(legal) else Move()
             )
             if command.confirm or not len(legal):
                 new = None

@@ -67,6 +67,14 @@ class Tentative:
     dice: tuple[int, int]
     entries: tuple[tuple[Move, tuple[int, ...]], ...] = ()
 
+    @classmethod
+    def of(cls, legal: LegalMoves, dice: tuple[int, int]) -> Tentative:
+        """The empty tentative play of the roll whose legal plays are ``legal`` (already
+        generated: they are not generated again)."""
+        tentative = cls(legal.origin, dice)
+        tentative.__dict__["legal"] = legal  # what the cached property would compute
+        return tentative
+
     @cached_property
     def legal(self) -> LegalMoves:
         """The legal plays of the roll."""
@@ -174,11 +182,16 @@ class Tentative:
             raise IllegalMoveError(refusal.reason, refusal)
         hop = _hop(self.position, origin, die)
         assert hop is not None
-        return Tentative(self.origin, self.dice, self.entries + ((Move([hop]), (die,)),))
+        return self._with(self.entries + ((Move([hop]), (die,)),))
 
     def whole(self, move: Move) -> Tentative:
         """The tentative play set to ``move``, a legal play of the roll (replacing any hops)."""
-        return Tentative(self.origin, self.dice, ((move, ()),))
+        return self._with(((move, ()),))
+
+    def _with(self, entries: tuple[tuple[Move, tuple[int, ...]], ...]) -> Tentative:
+        twin = Tentative(self.origin, self.dice, entries)
+        twin.__dict__["legal"] = self.legal  # the same roll: its legal plays are known
+        return twin
 
     def undo(self) -> Tentative:
         """The tentative play without its last entry."""
@@ -187,7 +200,7 @@ class Tentative:
                 "undo: there is no tentative play to take back",
                 Refusal("undo", None, "R42", "there is no tentative play to take back"),
             )
-        return Tentative(self.origin, self.dice, self.entries[:-1])
+        return self._with(self.entries[:-1])
 
     def destinations(self, origin: int) -> tuple[tuple[int, int], ...]:
         """The (die, destination point) pairs the checker on ``origin`` may move to now,
