@@ -291,8 +291,7 @@ class ChouetteResult:
 # -- events -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ChouetteEvent(Event):
+class ChouetteEvent(Event, family="chouette"):
     """Base of the chouette's log entries (the ``"chouette"`` family of
     :class:`~backgammon.events.Event`; players are names). *Primary* events record an action
     and are replayed by taking it again; the others follow from one and are checked on
@@ -302,203 +301,137 @@ class ChouetteEvent(Event):
     {'type': 'take', 'player': 'cy'}
     """
 
-    family: ClassVar[str] = "chouette"
 
-
-@dataclass(frozen=True)
 class _ByName(ChouetteEvent):
     """An event with only the player who acted."""
 
     player: str
 
 
-@dataclass(frozen=True)
-class RollOff(ChouetteEvent):
+class RollOff(ChouetteEvent, type="roll_off"):
     """One throw of the seating roll-off (R35): ``players`` each threw one die, ``dice``.
 
     >>> RollOff(("ann", "bob"), (3, 3)).to_dict()
     {'type': 'roll_off', 'players': ['ann', 'bob'], 'dice': [3, 3]}
     """
 
-    type: ClassVar[str] = "roll_off"
     action: ClassVar[str | None] = None  # taken again by the replay itself
     players: tuple[str, ...]
     dice: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class GameStart(ChouetteEvent):
+class GameStart(ChouetteEvent, type="game_start", primary=False):
     """Game ``number`` starts with ``box`` in the box and ``line`` (captain first). Derived."""
 
-    type: ClassVar[str] = "game_start"
-    primary: ClassVar[bool] = False
     number: int
     box: str
     line: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class OpeningRoll(ChouetteEvent):
+class OpeningRoll(ChouetteEvent, type="opening_roll"):
     """One throw of the opening roll (R4): (the box's die, the captain's die)."""
 
-    type: ClassVar[str] = "opening_roll"
     action: ClassVar[str | None] = None  # taken again by the replay itself
     dice: tuple[int, int]
 
 
-@dataclass(frozen=True)
-class AutomaticDouble(ChouetteEvent):
+class AutomaticDouble(ChouetteEvent, type="automatic_double", primary=False):
     """R6: equal opening dice raised every stake to ``cube``. Derived."""
 
-    type: ClassVar[str] = "automatic_double"
-    primary: ClassVar[bool] = False
     cube: int
 
 
-@dataclass(frozen=True)
-class Roll(ChouetteEvent):
+class Roll(ChouetteEvent, type="roll", arguments=("dice",)):
     """``player`` (the box or the acting captain) rolled ``dice``."""
 
-    type: ClassVar[str] = "roll"
-    arguments: ClassVar[tuple[str, ...]] = ("dice",)
     player: str
     dice: tuple[int, int]
 
 
-@dataclass(frozen=True)
-class Play(ChouetteEvent):
+class Play(ChouetteEvent, type="play", arguments=("move",)):
     """``player`` played ``move`` (the empty move when none was possible)."""
 
-    type: ClassVar[str] = "play"
-    arguments: ClassVar[tuple[str, ...]] = ("move",)
     player: str
     move: Move
 
 
-@dataclass(frozen=True)
-class ProposeDouble(_ByName):
+class ProposeDouble(_ByName, type="propose_double"):
     """Team member ``player`` proposed that the team doubles (R39)."""
 
-    type: ClassVar[str] = "propose_double"
 
-
-@dataclass(frozen=True)
-class Consent(_ByName):
+class Consent(_ByName, type="consent"):
     """Team member ``player`` agreed to the proposed team double (R39)."""
 
-    type: ClassVar[str] = "consent"
 
-
-@dataclass(frozen=True)
-class Refuse(_ByName):
+class Refuse(_ByName, type="refuse"):
     """Team member ``player`` refused the proposed team double: it is dropped (R39)."""
 
-    type: ClassVar[str] = "refuse"
 
-
-@dataclass(frozen=True)
-class TeamDouble(ChouetteEvent):
+class TeamDouble(ChouetteEvent, type="team_double", primary=False):
     """Every member agreed: the team doubles the box on the stakes of ``members``. Derived."""
 
-    type: ClassVar[str] = "team_double"
-    primary: ClassVar[bool] = False
     members: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class BoxDouble(_ByName):
+class BoxDouble(_ByName, type="box_double"):
     """The box, ``player``, doubled every member in the game (R40)."""
 
-    type: ClassVar[str] = "box_double"
 
-
-@dataclass(frozen=True)
-class Take(_ByName):
+class Take(_ByName, type="take"):
     """``player`` took the double (a member: their own stake; the box: every stake)."""
 
-    type: ClassVar[str] = "take"
 
-
-@dataclass(frozen=True)
-class Pass(_ByName):
+class Pass(_ByName, type="pass", action="pass_double"):
     """``player`` passed the double (R29, R40)."""
 
-    type: ClassVar[str] = "pass"
-    action: ClassVar[str | None] = "pass_double"
 
-
-@dataclass(frozen=True)
-class Beaver(_ByName):
+class Beaver(_ByName, type="beaver"):
     """``player`` took and redoubled at once, keeping the cube (R30)."""
 
-    type: ClassVar[str] = "beaver"
 
-
-@dataclass(frozen=True)
-class Resign(ChouetteEvent):
+class Resign(ChouetteEvent, type="resign", arguments=("level",)):
     """``player`` offered to resign at ``level`` (1 single, 2 gammon, 3 backgammon; R31): the
     box to every member in the game, a member for their own stake."""
 
-    type: ClassVar[str] = "resign"
-    arguments: ClassVar[tuple[str, ...]] = ("level",)
     player: str
     level: int
 
 
-@dataclass(frozen=True)
-class Accept(_ByName):
+class Accept(_ByName, type="accept"):
     """``player`` accepted the resignation (R31)."""
 
-    type: ClassVar[str] = "accept"
 
-
-@dataclass(frozen=True)
-class Decline(_ByName):
+class Decline(_ByName, type="decline"):
     """``player`` declined the resignation; they play on (R31)."""
 
-    type: ClassVar[str] = "decline"
 
-
-@dataclass(frozen=True)
-class NewCaptain(_ByName):
+class NewCaptain(_ByName, type="new_captain", primary=False):
     """The captain left the game: ``player``, next in line still in it, moves for the team
     for the rest of the game. Derived."""
 
-    type: ClassVar[str] = "new_captain"
-    primary: ClassVar[bool] = False
 
-
-@dataclass(frozen=True)
-class Payment(ChouetteEvent):
+class Payment(ChouetteEvent, type="payment", primary=False):
     """``payer`` paid ``payee`` ``points`` (R40, R41), for a result of ``kind``. Derived.
 
     >>> Payment("cy", "bob", 2, ResultKind.PASSED).to_dict()
     {'type': 'payment', 'payer': 'cy', 'payee': 'bob', 'points': 2, 'kind': 'passed'}
     """
 
-    type: ClassVar[str] = "payment"
-    primary: ClassVar[bool] = False
     payer: str
     payee: str
     points: int
     kind: ResultKind
 
 
-@dataclass(frozen=True)
-class GameOver(ChouetteEvent):
+class GameOver(ChouetteEvent, type="game_over", primary=False):
     """Game ``number`` is settled; ``winner`` won the captain's stake (R37/R38). Derived."""
 
-    type: ClassVar[str] = "game_over"
-    primary: ClassVar[bool] = False
     number: int
     winner: Side
 
 
-@dataclass(frozen=True)
-class NextGame(ChouetteEvent):
+class NextGame(ChouetteEvent, type="next_game"):
     """The seats rotate (R37/R38) and the next game starts."""
-
-    type: ClassVar[str] = "next_game"
 
 
 def chouette_event_from_dict(data: Mapping[str, Any]) -> ChouetteEvent:

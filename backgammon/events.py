@@ -162,6 +162,7 @@ class GameResult:
 _REGISTRY: dict[tuple[str, str], type[Event]] = {}
 
 
+@typing.dataclass_transform(frozen_default=True)
 class Event:
     """Base of every log entry of a game, a match or a chouette.
 
@@ -189,8 +190,23 @@ class Event:
     action: ClassVar[str | None] = None
     arguments: ClassVar[tuple[str, ...]] = ()
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(
+        cls,
+        *,
+        type: str | None = None,
+        primary: bool | None = None,
+        family: str | None = None,
+        action: str | None = None,
+        arguments: tuple[str, ...] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init_subclass__(**kwargs)
+        given = {"type": type, "primary": primary, "family": family, "action": action, "arguments": arguments}
+        for name, value in given.items():
+            if value is not None:
+                setattr(cls, name, value)
+        if "__dataclass_fields__" not in cls.__dict__:
+            dataclass(frozen=True)(cls)
         if "type" in cls.__dict__:
             key = (cls.family, cls.type)
             taken = _REGISTRY.get(key)
@@ -248,14 +264,12 @@ def _to_json(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
 class _ByPlayer(Event):
     """An event with only the player who acted (a game's player 0 or 1)."""
 
     player: int
 
 
-@dataclass(frozen=True)
 class _CubeByPlayer(Event):
     """A cube action: who acted, and the cube's value after it."""
 
@@ -266,8 +280,7 @@ class _CubeByPlayer(Event):
 # -- the events of a game and a match -----------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SetUp(Event):
+class SetUp(Event, type="setup"):
     """A game that starts from a given moment rather than the opening (first event only).
 
     ``position_id`` is seen from ``player``, who is on roll; ``dice`` is ``None`` when the
@@ -278,7 +291,6 @@ class SetUp(Event):
     [6, 5]
     """
 
-    type: ClassVar[str] = "setup"
     action: ClassVar[str | None] = None  # taken again by the game's own set-up
     position_id: str
     player: int
@@ -288,8 +300,7 @@ class SetUp(Event):
     double_offered: bool = False
 
 
-@dataclass(frozen=True)
-class OpeningRoll(Event):
+class OpeningRoll(Event, type="opening_roll", action="roll", arguments=("dice",)):
     """One throw of the opening roll (R4): ``dice[i]`` is player ``i``'s die. Equal dice are
     thrown again (and may double the cube, R6).
 
@@ -297,149 +308,111 @@ class OpeningRoll(Event):
     {'type': 'opening_roll', 'dice': [3, 1]}
     """
 
-    type: ClassVar[str] = "opening_roll"
-    action: ClassVar[str | None] = "roll"
-    arguments: ClassVar[tuple[str, ...]] = ("dice",)
     dice: tuple[int, int]
 
 
-@dataclass(frozen=True)
-class AutomaticDouble(Event):
+class AutomaticDouble(Event, type="automatic_double", primary=False):
     """R6: equal opening dice doubled the centred cube to ``cube``. Derived.
 
     >>> AutomaticDouble(2).to_dict()
     {'type': 'automatic_double', 'cube': 2}
     """
 
-    type: ClassVar[str] = "automatic_double"
-    primary: ClassVar[bool] = False
     cube: int
 
 
-@dataclass(frozen=True)
-class Roll(Event):
+class Roll(Event, type="roll", arguments=("dice",)):
     """``player`` rolled ``dice`` (R7).
 
     >>> Roll(0, (6, 6)).to_dict()
     {'type': 'roll', 'player': 0, 'dice': [6, 6]}
     """
 
-    type: ClassVar[str] = "roll"
-    arguments: ClassVar[tuple[str, ...]] = ("dice",)
     player: int
     dice: tuple[int, int]
 
 
-@dataclass(frozen=True)
-class Play(Event):
+class Play(Event, type="play", arguments=("move",)):
     """``player`` played ``move`` (the empty move when no play was possible).
 
     >>> Play(0, Move()).to_dict()
     {'type': 'play', 'player': 0, 'move': ''}
     """
 
-    type: ClassVar[str] = "play"
-    arguments: ClassVar[tuple[str, ...]] = ("move",)
     player: int
     move: Move
 
 
-@dataclass(frozen=True)
-class Double(_CubeByPlayer):
+class Double(_CubeByPlayer, type="double"):
     """``player`` offered the cube at ``cube`` (R27, R28).
 
     >>> Double(1, 2).to_dict()
     {'type': 'double', 'player': 1, 'cube': 2}
     """
 
-    type: ClassVar[str] = "double"
 
-
-@dataclass(frozen=True)
-class Take(_CubeByPlayer):
+class Take(_CubeByPlayer, type="take"):
     """``player`` took; they own the cube at ``cube`` (R29).
 
     >>> Take(0, 2).to_dict()
     {'type': 'take', 'player': 0, 'cube': 2}
     """
 
-    type: ClassVar[str] = "take"
 
-
-@dataclass(frozen=True)
-class Beaver(_CubeByPlayer):
+class Beaver(_CubeByPlayer, type="beaver"):
     """``player`` took and redoubled at once, keeping the cube at ``cube`` (R30).
 
     >>> Beaver(0, 4).to_dict()
     {'type': 'beaver', 'player': 0, 'cube': 4}
     """
 
-    type: ClassVar[str] = "beaver"
 
-
-@dataclass(frozen=True)
-class Pass(_ByPlayer):
+class Pass(_ByPlayer, type="pass", action="pass_double"):
     """``player`` passed the double and lost the game (R29).
 
     >>> Pass(0).to_dict()
     {'type': 'pass', 'player': 0}
     """
 
-    type: ClassVar[str] = "pass"
-    action: ClassVar[str | None] = "pass_double"
 
-
-@dataclass(frozen=True)
-class Resign(Event):
+class Resign(Event, type="resign", arguments=("level",)):
     """``player`` offered to resign at ``level`` (1 single, 2 gammon, 3 backgammon; R31).
 
     >>> Resign(1, 2).to_dict()
     {'type': 'resign', 'player': 1, 'level': 2}
     """
 
-    type: ClassVar[str] = "resign"
-    arguments: ClassVar[tuple[str, ...]] = ("level",)
     player: int
     level: int
 
 
-@dataclass(frozen=True)
-class Accept(_ByPlayer):
+class Accept(_ByPlayer, type="accept"):
     """``player`` accepted the resignation (R31).
 
     >>> Accept(0).to_dict()
     {'type': 'accept', 'player': 0}
     """
 
-    type: ClassVar[str] = "accept"
 
-
-@dataclass(frozen=True)
-class Decline(_ByPlayer):
+class Decline(_ByPlayer, type="decline"):
     """``player`` declined the resignation; play goes on (R31).
 
     >>> Decline(0).to_dict()
     {'type': 'decline', 'player': 0}
     """
 
-    type: ClassVar[str] = "decline"
 
-
-@dataclass(frozen=True)
-class GameEnd(Event):
+class GameEnd(Event, type="game_end", primary=False):
     """The game is over. Derived.
 
     >>> GameEnd(GameResult(1, ResultKind.PASSED, 1, 2, 1, 2)).to_dict()["result"]["kind"]
     'passed'
     """
 
-    type: ClassVar[str] = "game_end"
-    primary: ClassVar[bool] = False
     result: GameResult
 
 
-@dataclass(frozen=True)
-class GameStart(Event):
+class GameStart(Event, type="game_start", primary=False):
     """A match log's marker: game ``number`` (from 1) starts at ``score``; ``crawford`` when it
     is the Crawford game (R33). Derived.
 
@@ -447,23 +420,18 @@ class GameStart(Event):
     {'type': 'game_start', 'number': 3, 'score': [4, 2], 'crawford': True}
     """
 
-    type: ClassVar[str] = "game_start"
-    primary: ClassVar[bool] = False
     number: int
     score: tuple[int, int]
     crawford: bool = False
 
 
-@dataclass(frozen=True)
-class MatchEnd(Event):
+class MatchEnd(Event, type="match_end", primary=False):
     """A match log's last event: ``winner`` reached the match length (R32). Derived.
 
     >>> MatchEnd(0, (7, 3)).to_dict()
     {'type': 'match_end', 'winner': 0, 'score': [7, 3]}
     """
 
-    type: ClassVar[str] = "match_end"
-    primary: ClassVar[bool] = False
     winner: int
     score: tuple[int, int]
 
