@@ -394,3 +394,17 @@ def test_r39_a_bot_captain_does_not_propose_again_after_a_refusal() -> None:
     assert t.play_bot("bob").command == cmd.ProposeDouble()
     assert t.submit("cy", cmd.Refuse()).accepted
     assert t.play_bot("bob").command == cmd.Roll()  # not a second proposal
+
+
+def test_narration_of_a_passed_turn_names_the_dice_after_a_resume() -> None:
+    position = Position(tuple([0] * 5 + [13] + [0] * 18 + [2]), tuple([2] * 6 + [0] * 19))
+    game = Game.from_position(position, player=0, dice=(5, 6))
+    match = Match(0)
+    match._games[-1] = game  # noqa: SLF001
+    game._on_end = match._game_over  # noqa: SLF001
+    t = Table(MatchContest(("ann", "bob"), match=match), [Seat("ann"), Seat("bob")])
+    events = t.submit("ann", cmd.Confirm()).events  # no legal play (R11)
+    resumed = Table.from_dict(t.to_dict())
+    assert [line.text for line in Narrator(resumed, "ann").lines(events)] == [
+        "ann cannot move with 6-5: the turn passes (R11)."
+    ]

@@ -218,12 +218,25 @@ class Narrator:
         side = self._side_of(e.player)
         who = self.label(e.player) if self._chouette() is not None else self.name(e.player)
         if e.move.is_pass():
-            dice = self._dice
+            dice = self._dice or self._roll_before(e)
             roll = f" with {dice[0]}-{dice[1]}" if dice else ""
             yield Line(f"{who} cannot move{roll}: the turn passes (R11).")
         else:
             verb = "play" if who == "You" else "plays"
             yield Line(f"{who} {verb} {self.move_text(side, e.move)}.", f"side{side}")
+
+    def _roll_before(self, event: Any) -> tuple[int, int] | None:
+        """The dice of the turn ``event`` ended, read back from the log (for a narrator
+        that did not see the roll: after a resume)."""
+        seen = False
+        for e in reversed(self.table.contest.events):
+            if not seen:
+                seen = e is event or e == event
+                continue
+            dice = getattr(e, "dice", None)
+            if dice is not None and (e.type != "opening_roll" or dice[0] != dice[1]):
+                return (max(dice), min(dice))
+        return None
 
     def on_double(self, e: Any) -> Iterable[Line]:
         yield Line(f"{self.subject(e.player, 'double')} to {e.cube}.", "strong")
