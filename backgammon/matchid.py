@@ -60,6 +60,37 @@ MAX_CUBE = 1 << 15
 MAX_SCORE = (1 << 15) - 1
 
 _MATCH_ID_RE = re.compile(r"[A-Za-z0-9+/]{12}")
+
+
+def check_dice(dice: object) -> tuple[int, int]:
+    """``dice`` as a tuple when it is two numbers from 1 to 6 (a tuple or a list), in the
+    order given; else a :class:`~backgammon.errors.BackgammonError`.
+
+    >>> check_dice([3, 5])
+    (3, 5)
+    """
+    values = tuple(dice) if isinstance(dice, (tuple, list)) else ()
+    if len(values) != 2 or not all(
+        isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in values
+    ):
+        raise BackgammonError(f"dice {dice!r} are not two numbers from 1 to 6")
+    return (values[0], values[1])
+
+
+def check_length_and_score(length: object, score: object) -> tuple[int, int]:
+    """The score as a tuple when ``length`` is a match length (0 for money play) up to
+    :data:`MAX_SCORE` and ``score`` two scores within it; else a
+    :class:`~backgammon.errors.BackgammonError`."""
+    if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length <= MAX_SCORE:
+        raise BackgammonError(f"match length {length!r} is not from 0 to {MAX_SCORE}")
+    values = tuple(score) if isinstance(score, (tuple, list)) else ()
+    if len(values) != 2 or not all(
+        isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= MAX_SCORE for s in values
+    ):
+        raise BackgammonError(f"score {score!r} is not two numbers from 0 to {MAX_SCORE}")
+    if length and max(values) > length:
+        raise BackgammonError(f"score {values!r} is beyond the match length {length}")
+    return (values[0], values[1])
 _CENTRED = 3
 _KEY_BITS = 67
 
@@ -147,24 +178,10 @@ class MatchState:
         for name in ("crawford", "double_offered", "jacoby"):
             object.__setattr__(self, name, bool(getattr(self, name)))
         if self.dice is not None:
-            dice = tuple(self.dice) if isinstance(self.dice, (tuple, list)) else ()
-            if len(dice) != 2 or not all(
-                isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
-            ):
-                raise BackgammonError(f"dice {self.dice!r} are not two numbers from 1 to 6")
-            object.__setattr__(self, "dice", (max(dice), min(dice)))
-        length = self.match_length
-        if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length <= MAX_SCORE:
-            raise BackgammonError(f"match length {length!r} is not from 0 to {MAX_SCORE}")
-        score = tuple(self.score) if isinstance(self.score, (tuple, list)) else ()
-        if len(score) != 2 or not all(
-            isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= MAX_SCORE for s in score
-        ):
-            raise BackgammonError(f"score {self.score!r} is not two numbers from 0 to {MAX_SCORE}")
-        if length and max(score) > length:
-            raise BackgammonError(f"score {score!r} is beyond the match length {length}")
-        object.__setattr__(self, "score", (score[0], score[1]))
-        if self.crawford and not length:
+            high, low = sorted(check_dice(self.dice), reverse=True)
+            object.__setattr__(self, "dice", (high, low))
+        object.__setattr__(self, "score", check_length_and_score(self.match_length, self.score))
+        if self.crawford and not self.match_length:
             raise BackgammonError("a money game cannot be the Crawford game")
 
     @property

@@ -49,7 +49,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from .errors import BackgammonError, InvalidIdError, InvalidPositionError
-from .matchid import MAX_SCORE, GameState, MatchState, Resignation
+from .matchid import MAX_SCORE, GameState, MatchState, Resignation, check_dice, check_length_and_score
 
 if TYPE_CHECKING:
     from .position import Position
@@ -156,25 +156,12 @@ class XGID:
         except ValueError:
             raise BackgammonError(f"cube offer {self.cube_offer!r} is not a CubeOffer") from None
         if self.dice is not None:
-            dice = tuple(self.dice) if isinstance(self.dice, (tuple, list)) else ()
-            if len(dice) != 2 or not all(
-                isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice
-            ):
-                raise BackgammonError(f"dice {self.dice!r} are not two numbers from 1 to 6")
+            dice = check_dice(self.dice)
             if self.cube_offer is not CubeOffer.NONE:
                 raise BackgammonError(f"dice {self.dice!r} rolled while a double is offered")
-            object.__setattr__(self, "dice", (dice[0], dice[1]))
+            object.__setattr__(self, "dice", dice)
         length = self.match_length
-        if not isinstance(length, int) or isinstance(length, bool) or not 0 <= length <= MAX_SCORE:
-            raise BackgammonError(f"match length {length!r} is not from 0 to {MAX_SCORE}")
-        score = tuple(self.score) if isinstance(self.score, (tuple, list)) else ()
-        if len(score) != 2 or not all(
-            isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= MAX_SCORE for s in score
-        ):
-            raise BackgammonError(f"score {self.score!r} is not two numbers from 0 to {MAX_SCORE}")
-        if length and max(score) > length:
-            raise BackgammonError(f"score {score!r} is beyond the match length {length}")
-        object.__setattr__(self, "score", (score[0], score[1]))
+        object.__setattr__(self, "score", check_length_and_score(length, self.score))
         for name in ("crawford", "jacoby", "beaver"):
             object.__setattr__(self, name, bool(getattr(self, name)))
         if self.crawford and not length:
