@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, dataclass_transform
 
 from ..errors import BackgammonError
 
@@ -47,157 +47,108 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+_CLASSES: dict[str, type[Command]] = {}
+
+
+@dataclass_transform(frozen_default=True)
 class Command:
     """Base of every command; ``type`` names it on the wire and in
-    :attr:`~backgammon.table.Request.actions`."""
+    :attr:`~backgammon.table.Request.actions`. A subclass names its type in its class line
+    (``class Roll(Command, type="roll")``) and becomes a frozen dataclass."""
 
     type: ClassVar[str] = ""
+
+    def __init_subclass__(cls, *, type: str, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.type = type
+        dataclass(frozen=True)(cls)
+        _CLASSES[type] = cls
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict with a ``type`` key."""
         out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
+        for f in fields(self):  # type: ignore[arg-type]
             out[f.name] = getattr(self, f.name)
         return out
 
 
-@dataclass(frozen=True)
-class Roll(Command):
+class Roll(Command, type="roll"):
     """Roll the dice (R7), or throw the opening roll (R4). The table rolls them."""
 
-    type: ClassVar[str] = "roll"
 
-
-@dataclass(frozen=True)
-class Play(Command):
+class Play(Command, type="play"):
     """Make ``move`` (notation, ``""`` when no play is possible) the tentative play of the
     roll (R42); with ``confirm`` it is played at once (as :class:`Confirm` would)."""
 
-    type: ClassVar[str] = "play"
     move: str
     confirm: bool = False
 
 
-@dataclass(frozen=True)
-class Step(Command):
+class Step(Command, type="step"):
     """Move one checker tentatively: from point ``origin`` (the mover's numbering, 25 the
     bar) by one die ``die`` (R8–R20 decide whether the step can start a legal play)."""
 
-    type: ClassVar[str] = "step"
     origin: int
     die: int
 
 
-@dataclass(frozen=True)
-class Undo(Command):
+class Undo(Command, type="undo"):
     """Take back the last tentative step, or the tentative play (R42)."""
 
-    type: ClassVar[str] = "undo"
+
+class Confirm(Command, type="confirm"):
+    """Play the tentative play (R42); with none, the only possible play (empty or forced)."""
 
 
-@dataclass(frozen=True)
-class Confirm(Command):
-    """Play the tentative play for good (R42). With no tentative play it plays the only
-    possible play: the empty one when none is legal, or the one legal play."""
-
-    type: ClassVar[str] = "confirm"
-
-
-@dataclass(frozen=True)
-class Double(Command):
+class Double(Command, type="double"):
     """Offer the cube before rolling (R27, R28); the box's double in a chouette (R40)."""
 
-    type: ClassVar[str] = "double"
 
-
-@dataclass(frozen=True)
-class ProposeDouble(Command):
+class ProposeDouble(Command, type="propose_double"):
     """A chouette team member proposes the team's double (R39)."""
 
-    type: ClassVar[str] = "propose_double"
 
-
-@dataclass(frozen=True)
-class Consent(Command):
+class Consent(Command, type="consent"):
     """Agree to the team double another member proposed (R39)."""
 
-    type: ClassVar[str] = "consent"
 
-
-@dataclass(frozen=True)
-class Refuse(Command):
+class Refuse(Command, type="refuse"):
     """Refuse the team double another member proposed: the team does not double (R39)."""
 
-    type: ClassVar[str] = "refuse"
+
+class Ready(Command, type="ready"):
+    """Nothing from this seat now: a team member lets the (bot) captain roll (R39)."""
 
 
-@dataclass(frozen=True)
-class Ready(Command):
-    """Nothing from this seat now: a chouette team member lets the captain roll without
-    proposing a double (the table waits for the people of the team before a bot captain
-    rolls)."""
-
-    type: ClassVar[str] = "ready"
-
-
-@dataclass(frozen=True)
-class Take(Command):
+class Take(Command, type="take"):
     """Take the double (R29)."""
 
-    type: ClassVar[str] = "take"
 
-
-@dataclass(frozen=True)
-class Pass(Command):
+class Pass(Command, type="pass"):
     """Pass (drop) the double (R29)."""
 
-    type: ClassVar[str] = "pass"
 
-
-@dataclass(frozen=True)
-class Beaver(Command):
+class Beaver(Command, type="beaver"):
     """Take and redouble at once, keeping the cube (R30; money play with beavers on)."""
 
-    type: ClassVar[str] = "beaver"
 
-
-@dataclass(frozen=True)
-class Resign(Command):
+class Resign(Command, type="resign"):
     """Offer to resign: 1 a single game, 2 a gammon, 3 a backgammon (R31)."""
 
-    type: ClassVar[str] = "resign"
     level: int = 1
 
 
-@dataclass(frozen=True)
-class Accept(Command):
+class Accept(Command, type="accept"):
     """Accept the resignation offered (R31)."""
 
-    type: ClassVar[str] = "accept"
 
-
-@dataclass(frozen=True)
-class Decline(Command):
+class Decline(Command, type="decline"):
     """Decline the resignation offered: play goes on (R31)."""
 
-    type: ClassVar[str] = "decline"
 
-
-@dataclass(frozen=True)
-class NextGame(Command):
+class NextGame(Command, type="next_game"):
     """Start the next game of a chouette after the rotation (R37, R38)."""
 
-    type: ClassVar[str] = "next_game"
-
-
-_CLASSES: dict[str, type[Command]] = {
-    c.type: c
-    for c in (
-        Roll, Play, Step, Undo, Confirm, Double, ProposeDouble, Consent, Refuse, Ready,
-        Take, Pass, Beaver, Resign, Accept, Decline, NextGame,
-    )
-}
 
 #: Every command type, by its wire name.
 COMMAND_TYPES: Mapping[str, type[Command]] = _CLASSES
@@ -224,12 +175,12 @@ def command_from_dict(data: Any) -> Command:
         raise BackgammonError(
             f"command {dict(data)!r}: unknown type {kind!r}; one of {', '.join(sorted(_CLASSES))}"
         )
-    names = {f.name for f in fields(cls)}
+    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
     extra = sorted(set(data) - names - {"type"})
     if extra:
         raise BackgammonError(f"command {dict(data)!r}: unexpected field(s) {', '.join(extra)}")
     kwargs: dict[str, Any] = {}
-    for f in fields(cls):
+    for f in fields(cls):  # type: ignore[arg-type]
         if f.name not in data:
             continue
         value = data[f.name]

@@ -115,10 +115,13 @@ class Contest(abc.ABC):
         :class:`~backgammon.chouette.ChouettePhase` (a chouette): ``"opening"``, ``"roll"``,
         ``"play"``, ``"cube"``, ``"consent"``, ... ``"over"``."""
 
+    #: the Match or Chouette that keeps the log (set by each contest)
+    _log: Match | Chouette
+
     @property
-    @abc.abstractmethod
     def game_number(self) -> int:
         """The number of the current game, from 1."""
+        return self._log.game_number
 
     @abc.abstractmethod
     def match_state(self, seat: str) -> MatchState:
@@ -129,10 +132,10 @@ class Contest(abc.ABC):
     def offer(self) -> Offer | None:
         """The decision that waits for answers, if any."""
 
-    @abc.abstractmethod
     def undo(self) -> None:
         """Take back the last action (only tests and analysis use this; a table offers undo
         of unconfirmed plays only, R42)."""
+        self._log.undo()
 
     @abc.abstractmethod
     def is_over(self) -> bool:
@@ -144,9 +147,9 @@ class Contest(abc.ABC):
         between games, the last game of a finished match)."""
 
     @property
-    @abc.abstractmethod
     def events(self) -> tuple[Any, ...]:
         """The log, oldest first."""
+        return self._log.events
 
     def log_size(self) -> int:
         """How many events the log holds (it only grows, but for :meth:`undo`)."""
@@ -158,13 +161,13 @@ class Contest(abc.ABC):
         return False
 
     @property
-    @abc.abstractmethod
     def rules(self) -> Rules:
         """The options in force."""
+        return self._log.rules
 
-    @abc.abstractmethod
     def to_dict(self) -> dict[str, Any]:
         """The log with its header, JSON-ready (the library's own format)."""
+        return self._log.to_dict()
 
     @abc.abstractmethod
     def __eq__(self, other: object) -> bool: ...
@@ -217,13 +220,6 @@ class Contest(abc.ABC):
         return player
 
 
-def _refusal(action: str, player: Any, error: BackgammonError) -> Refusal:
-    refusal = getattr(error, "refusal", None)
-    if isinstance(refusal, Refusal):
-        return refusal
-    return Refusal(action, player, None, str(error))
-
-
 class MatchContest(Contest):
     """A match to ``length`` points (0: a money session) between two seats.
 
@@ -248,6 +244,7 @@ class MatchContest(Contest):
             raise BackgammonError(f"seats {list(names)!r}: a match has two seats with different names")
         self._seats = names
         self.match = match if match is not None else Match(length, rules, dice=dice)
+        self._log = self.match
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -265,17 +262,6 @@ class MatchContest(Contest):
     def phase(self) -> str:
         return self.match.game.phase.value
 
-    @property
-    def game_number(self) -> int:
-        return self.match.game_number
-
-    @property
-    def rules(self) -> Rules:
-        return self.match.rules
-
-    @property
-    def events(self) -> tuple[Any, ...]:
-        return self.match.events
 
     def log_size(self) -> int:
         m = self.match
@@ -348,8 +334,6 @@ class MatchContest(Contest):
             return Offer("resignation", self._seats[by], (self._seats[1 - by],), level=level)
         return None
 
-    def undo(self) -> None:
-        self.match.undo()
 
     def is_over(self) -> bool:
         return self.match.is_over()
@@ -363,8 +347,6 @@ class MatchContest(Contest):
     def _seat_of_event(self, player: Any) -> Any:
         return self._seats[player] if isinstance(player, int) else player
 
-    def to_dict(self) -> dict[str, Any]:
-        return self.match.to_dict()
 
     @classmethod
     def from_dict(
@@ -400,6 +382,7 @@ class ChouetteContest(Contest):
         chouette: Chouette | None = None,
     ) -> None:
         self.chouette = chouette if chouette is not None else Chouette(list(seats), rules, dice=dice)
+        self._log = self.chouette
 
     @property
     def seats(self) -> tuple[str, ...]:
@@ -428,17 +411,6 @@ class ChouetteContest(Contest):
     def legal_moves(self) -> LegalMoves:
         return self.chouette.legal_moves()
 
-    @property
-    def game_number(self) -> int:
-        return self.chouette.game_number
-
-    @property
-    def rules(self) -> Rules:
-        return self.chouette.rules
-
-    @property
-    def events(self) -> tuple[Any, ...]:
-        return self.chouette.events
 
     def to_act(self) -> tuple[str, ...]:
         c = self.chouette
@@ -500,8 +472,6 @@ class ChouetteContest(Contest):
         stake_of = by if by != c.box else (c.team[0] if c.team else c.captain)
         return Offer("double", by, waiting, cube=2 * c.stakes[stake_of].cube)
 
-    def undo(self) -> None:
-        self.chouette.undo()
 
     def is_over(self) -> bool:
         return False
@@ -532,8 +502,6 @@ class ChouetteContest(Contest):
                 return True
         return False
 
-    def to_dict(self) -> dict[str, Any]:
-        return self.chouette.to_dict()
 
     @classmethod
     def from_dict(

@@ -321,16 +321,16 @@ class Narrator:
         else:
             yield Line(f"{e.player} offers to resign a {level} on their own stake (R31).", "strong")
 
-    def on_accept(self, e: Any) -> Iterable[Line]:
+    def _answer(self, e: Any, verb: str, tail: str) -> Iterable[Line]:
         c = self._chouette()
-        who = f"{c.box} (box)" if c is not None and e.player == c.box else None
-        yield Line(f"{who} accepts the resignation." if who else f"{self.subject(e.player, 'accept')} the resignation.", "strong")
+        who = f"{c.box} (box) {third_person(verb)}" if c is not None and e.player == c.box else None
+        yield Line(f"{who or self.subject(e.player, verb)} the resignation{tail}.", "strong")
+
+    def on_accept(self, e: Any) -> Iterable[Line]:
+        return self._answer(e, "accept", "")
 
     def on_decline(self, e: Any) -> Iterable[Line]:
-        c = self._chouette()
-        who = f"{c.box} (box)" if c is not None and e.player == c.box else None
-        text = f"{who} declines" if who else self.subject(e.player, "decline")
-        yield Line(f"{text} the resignation: play goes on.", "strong")
+        return self._answer(e, "decline", ": play goes on")
 
     def on_new_captain(self, e: Any) -> Iterable[Line]:
         c = self._chouette()

@@ -189,24 +189,17 @@ class Table:
 
     @classmethod
     def match(
-        cls,
-        seats: Sequence[Seat],
-        length: int = 0,
-        rules: Rules | None = None,
-        *,
-        dice: DiceSource | None = None,
+        cls, seats: Sequence[Seat], length: int = 0, rules: Rules | None = None, *, dice: DiceSource | None = None
     ) -> Table:
         """A match to ``length`` points (0: a money session) between two seats."""
-        source: DiceSource = SecureDice() if dice is None else dice
-        contest = MatchContest([s.name for s in seats], length, rules, dice=source)
-        return cls(contest, seats, dice=source)
+        source = SecureDice() if dice is None else dice
+        return cls(MatchContest([s.name for s in seats], length, rules, dice=source), seats, dice=source)
 
     @classmethod
     def chouette(cls, seats: Sequence[Seat], rules: Rules | None = None, *, dice: DiceSource | None = None) -> Table:
         """A chouette of three or more seats (the roll-off is thrown at once, R35)."""
-        source: DiceSource = SecureDice() if dice is None else dice
-        contest = ChouetteContest([s.name for s in seats], rules, dice=source)
-        return cls(contest, seats, dice=source)
+        source = SecureDice() if dice is None else dice
+        return cls(ChouetteContest([s.name for s in seats], rules, dice=source), seats, dice=source)
 
     # -- reading ------------------------------------------------------------------------
 
