@@ -37,7 +37,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, TypedDict, Unpack, cast
 
 from .dice import DiceSource, SecureDice
 from .errors import BackgammonError, IllegalActionError, Refusal
@@ -60,6 +60,15 @@ from .matchid import MatchState
 from .rules import Rules
 
 __all__ = ["Match"]
+
+
+class _Start(TypedDict, total=False):
+    """The keywords of :class:`Match` that say how it starts, passed on by :meth:`Match.replay`."""
+
+    dice: DiceSource | None
+    score: tuple[int, int]
+    crawford: bool
+    post_crawford: bool
 
 
 class Match:
@@ -295,14 +304,11 @@ class Match:
         events: Iterable[MatchEvent],
         length: int = 0,
         rules: Rules | None = None,
-        *,
-        dice: DiceSource | None = None,
-        score: tuple[int, int] = (0, 0),
-        crawford: bool = False,
-        post_crawford: bool = False,
+        **start: Unpack[_Start],
     ) -> Match:
-        """The match that ``events`` record (as :meth:`Game.replay`, game after game)."""
-        match = cls(length, rules, dice=dice, score=score, crawford=crawford, post_crawford=post_crawford)
+        """The match that ``events`` record (as :meth:`Game.replay`, game after game); ``start``
+        takes the constructor's keywords (``dice``, ``score``, ``crawford``, ``post_crawford``)."""
+        match = cls(length, rules, **start)
         log = list(events)
         for i, event in enumerate(log):
             if event.primary:
