@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from dataclasses import fields as dataclass_fields
 from typing import TYPE_CHECKING, Any
 
 from ..events import ResultKind
@@ -41,6 +42,21 @@ _KIND_TEXT = {
     ResultKind.BACKGAMMON: "a backgammon",
     ResultKind.RESIGNED: "a resignation",
     ResultKind.PASSED: "a passed double",
+}
+
+#: The sentences that need only the event's fields and the seats: (text, tone), where the
+#: text may name the event's fields and ``box``, ``captain``, ``members`` and ``kind``.
+_SENTENCES = {
+    "propose_double": ("{player} proposes that the team doubles: every member must agree (R39).", "strong"),
+    "consent": ("{player} agrees to the team double.", "plain"),
+    "refuse": ("{player} refuses: the team does not double (R39).", "strong"),
+    "team_double": ("The team doubles {box} (box) on the stakes of {members}: {box} must take or pass.", "strong"),
+    "box_double": ("{player} (box) doubles the team: each member takes or passes alone (R40).", "strong"),
+    "new_captain": (
+        "{captain} is out of this game: {player} moves the team's checkers for the rest of it (R36).",
+        "strong",
+    ),
+    "payment": ("{payer} pays {payee} {points_text} ({kind_text}).", "plain"),
 }
 
 _POINT = re.compile(r"(?<![(\d])(\d+)(?![\d)])")
@@ -154,6 +170,24 @@ class Narrator:
             out.extend(event.visit(self) or ())
         return tuple(out)
 
+    def on_event(self, e: Any) -> Iterable[Line]:
+        """The events told by a sentence of :data:`_SENTENCES` (others are not told)."""
+        template = _SENTENCES.get(e.type)
+        if template is None:
+            return
+        c = self._chouette()
+        fields = {f.name: getattr(e, f.name) for f in dataclass_fields(e)}
+        if c is not None:
+            fields.update(box=c.box, captain=c.captain)
+        if "members" in fields:
+            fields["members"] = ", ".join(fields["members"])
+        if "points" in fields:
+            fields["points_text"] = points_text(fields["points"])
+        if "kind" in fields:
+            fields["kind_text"] = _KIND_TEXT[fields["kind"]]
+        text, tone = template
+        yield Line(text.format(**fields), tone)
+
     def _chouette(self) -> Any:
         contest = self.table.contest
         return contest.chouette if isinstance(contest, ChouetteContest) else None
@@ -241,25 +275,6 @@ class Narrator:
     def on_double(self, e: Any) -> Iterable[Line]:
         yield Line(f"{self.subject(e.player, 'double')} to {e.cube}.", "strong")
 
-    def on_propose_double(self, e: Any) -> Iterable[Line]:
-        yield Line(f"{e.player} proposes that the team doubles: every member must agree (R39).", "strong")
-
-    def on_consent(self, e: Any) -> Iterable[Line]:
-        yield Line(f"{e.player} agrees to the team double.")
-
-    def on_refuse(self, e: Any) -> Iterable[Line]:
-        yield Line(f"{e.player} refuses: the team does not double (R39).", "strong")
-
-    def on_team_double(self, e: Any) -> Iterable[Line]:
-        c = self._chouette()
-        yield Line(
-            f"The team doubles {c.box} (box) on the stakes of {', '.join(e.members)}: {c.box} must take or pass.",
-            "strong",
-        )
-
-    def on_box_double(self, e: Any) -> Iterable[Line]:
-        yield Line(f"{e.player} (box) doubles the team: each member takes or passes alone (R40).", "strong")
-
     def _stakes_text(self) -> str:
         c = self._chouette()
         stakes = [c.stakes[m] for m in c.team]
@@ -331,16 +346,6 @@ class Narrator:
 
     def on_decline(self, e: Any) -> Iterable[Line]:
         return self._answer(e, "decline", ": play goes on")
-
-    def on_new_captain(self, e: Any) -> Iterable[Line]:
-        c = self._chouette()
-        yield Line(
-            f"{c.captain} is out of this game: {e.player} moves the team's checkers for the rest of it (R36).",
-            "strong",
-        )
-
-    def on_payment(self, e: Any) -> Iterable[Line]:
-        yield Line(f"{e.payer} pays {e.payee} {points_text(e.points)} ({_KIND_TEXT[e.kind]}).")
 
     def on_game_over(self, e: Any) -> Iterable[Line]:
         side = "box" if e.winner.value == "box" else "team"
