@@ -236,8 +236,7 @@ class WorldClassBot(ExpertBot):
 @register("grandmaster")
 class GrandmasterBot(WorldClassBot):
     """``worldclass`` searching 2 plies deep on its best 3 candidates (slower: about a
-    tenth of a second per decision; ``load("grandmaster")``, tested with the other levels in
-    tests/test_levels.py)."""
+    tenth of a second per decision; ``load("grandmaster")``, tested in tests/test_engine.py)."""
 
     name = "grandmaster"
     PLIES = 2
