@@ -128,7 +128,7 @@ from .events import Event, ResultKind, check_header, check_same_log, event_from_
 from .events import OpeningRoll as _GameOpeningRoll
 from .events import Play as _GamePlay
 from .events import Roll as _GameRoll
-from .game import Game, Phase
+from .game import Game, Phase, ReadOnly
 from .matchid import GameState, MatchState, Resignation
 from .move import Move
 from .position import LegalMoves, Position
@@ -606,30 +606,11 @@ class Chouette:
 
     # -- reading ----------------------------------------------------------------------------
 
-    @property
-    def players(self) -> tuple[str, ...]:
-        """Every player, in the order given to the constructor."""
-        return self._players
-
-    @property
-    def rules(self) -> Rules:
-        """The options of every game."""
-        return self._rules
-
-    @property
-    def dice_source(self) -> DiceSource:
-        """Where the dice come from."""
-        return self._source
-
-    @property
-    def game_number(self) -> int:
-        """The number of the current game, from 1."""
-        return self._number
-
-    @property
-    def box(self) -> str:
-        """The player in the box (plays alone against the team)."""
-        return self._box
+    players = ReadOnly[tuple[str, ...]]("_players", "Every player, in the order given to the constructor.")
+    rules = ReadOnly[Rules]("_rules", "The options of every game.")
+    dice_source = ReadOnly[DiceSource]("_source", "Where the dice come from.")
+    game_number = ReadOnly[int]("_number", "The number of the current game, from 1.")
+    box = ReadOnly[str]("_box", "The player in the box (plays alone against the team).")
 
     @property
     def captain(self) -> str:
@@ -638,10 +619,7 @@ class Chouette:
         for the team is :attr:`mover`."""
         return self._line[0]
 
-    @property
-    def line(self) -> tuple[str, ...]:
-        """The team in line order, the captain first (R35, R37, R38)."""
-        return self._line
+    line = ReadOnly[tuple[str, ...]]("_line", "The team in line order, the captain first (R35, R37, R38).")
 
     @property
     def team(self) -> tuple[str, ...]:
@@ -689,10 +667,9 @@ class Chouette:
         """The finished games, in order."""
         return tuple(self._results)
 
-    @property
-    def winner(self) -> Side | None:
-        """Once the game is over: the side that won the captain's stake (R37/R38)."""
-        return self._winner
+    winner = ReadOnly[Side | None](
+        "_winner", "Once the game is over: the side that won the captain's stake (R37/R38)."
+    )
 
     def is_over(self) -> bool:
         """True once the current game is settled (call :meth:`next_game`)."""
@@ -739,10 +716,9 @@ class Chouette:
             return None
         return self._box if side is Side.BOX else self._mover
 
-    @property
-    def position(self) -> Position:
-        """The board seen from the side on roll (from the box before the opening)."""
-        return self._game.position
+    position = ReadOnly[Position](
+        "_game.position", "The board seen from the side on roll (from the box before the opening)."
+    )
 
     def board(self, side: Side) -> Position:
         """The board seen from ``side``."""

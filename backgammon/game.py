@@ -45,7 +45,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from enum import Enum
-from typing import Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, Self, TypeVar, overload
 
 from dataclasses import replace
 
@@ -81,6 +82,38 @@ from .move import Move
 from .position import LegalMoves, Position
 from .rules import Rules
 from .xgid import XGID, CubeOffer
+
+_T = TypeVar("_T")
+
+
+class ReadOnly(property, Generic[_T]):
+    """A read-only attribute that reads a private one (dotted names reach into it): what a
+    ``@property`` returning ``self._name`` says in one line, typed ``_T``. Games, matches and
+    chouettes declare their plain readings so.
+
+    >>> class Box:
+    ...     size = ReadOnly[int]("_size", "How big.")
+    ...     def __init__(self) -> None:
+    ...         self._size = 3
+    >>> Box().size, Box.size.__doc__
+    (3, 'How big.')
+    """
+
+    def __init__(self, name: str, doc: str) -> None:
+        super().__init__(attrgetter(name), doc=doc)
+        self.__doc__ = doc  # a subclass of property keeps the class's docstring otherwise
+
+    if TYPE_CHECKING:
+
+        @overload
+        def __get__(self, instance: None, owner: type | None = None, /) -> Self: ...
+
+        @overload
+        def __get__(self, instance: object, owner: type | None = None, /) -> _T: ...
+
+        def __get__(self, instance: object, owner: type | None = None, /) -> Any: ...
+
+        def __set__(self, instance: Any, value: NoReturn, /) -> None: ...
 
 __all__ = ["Action", "Game", "GameResult", "Phase", "ResultKind"]
 
@@ -220,35 +253,16 @@ class Game:
 
     # -- reading ------------------------------------------------------------------------
 
-    @property
-    def rules(self) -> Rules:
-        """The options in force."""
-        return self._rules
-
-    @property
-    def score(self) -> tuple[int, int]:
-        """The match (or money session) score before this game: (player 0, player 1)."""
-        return self._score
-
-    @property
-    def match_length(self) -> int:
-        """The match length, 0 for money play."""
-        return self._rules.match_length
-
-    @property
-    def crawford(self) -> bool:
-        """True when this is the Crawford game of a match: no doubling (R33)."""
-        return self._crawford
-
-    @property
-    def dice_source(self) -> DiceSource:
-        """Where :meth:`roll` gets its dice."""
-        return self._source
-
-    @property
-    def phase(self) -> Phase:
-        """The current :class:`Phase`."""
-        return self._phase
+    rules = ReadOnly[Rules]("_rules", "The options in force.")
+    score = ReadOnly[tuple[int, int]](
+        "_score", "The match (or money session) score before this game: (player 0, player 1)."
+    )
+    match_length = ReadOnly[int]("_rules.match_length", "The match length, 0 for money play.")
+    crawford = ReadOnly[bool](
+        "_crawford", "True when this is the Crawford game of a match: no doubling (R33)."
+    )
+    dice_source = ReadOnly[DiceSource]("_source", "Where :meth:`roll` gets its dice.")
+    phase = ReadOnly[Phase]("_phase", "The current :class:`Phase`.")
 
     @property
     def on_roll(self) -> int | None:
@@ -271,10 +285,9 @@ class Game:
             return 1 - self._resign[0]
         return None
 
-    @property
-    def position(self) -> Position:
-        """The board seen from the player on roll (from player 0 before the opening)."""
-        return self._position
+    position = ReadOnly[Position](
+        "_position", "The board seen from the player on roll (from player 0 before the opening)."
+    )
 
     def board(self, player: int) -> Position:
         """The board seen from ``player`` (as if ``player`` were on roll).
@@ -294,35 +307,21 @@ class Game:
         mine, theirs = self._position.pip_count()
         return (mine, theirs) if self._on_roll == 0 else (theirs, mine)
 
-    @property
-    def dice(self) -> tuple[int, int] | None:
-        """The dice to play (in the order rolled), or ``None`` before the roll."""
-        return self._dice
-
-    @property
-    def cube_value(self) -> int:
-        """The cube value (1 at the start, R26)."""
-        return self._cube
-
-    @property
-    def cube_owner(self) -> int | None:
-        """The player who owns the cube, ``None`` while it is centred (R27)."""
-        return self._owner
-
-    @property
-    def automatic_doubles(self) -> int:
-        """How many automatic doubles (R6) this game had."""
-        return self._auto_doubles
+    dice = ReadOnly[tuple[int, int] | None](
+        "_dice", "The dice to play (in the order rolled), or ``None`` before the roll."
+    )
+    cube_value = ReadOnly[int]("_cube", "The cube value (1 at the start, R26).")
+    cube_owner = ReadOnly[int | None](
+        "_owner", "The player who owns the cube, ``None`` while it is centred (R27)."
+    )
+    automatic_doubles = ReadOnly[int]("_auto_doubles", "How many automatic doubles (R6) this game had.")
 
     @property
     def resignation(self) -> tuple[int, int] | None:
         """The pending resignation as (player who offers, level 1-3), or ``None``."""
         return self._resign if self._phase is Phase.RESIGN else None
 
-    @property
-    def result(self) -> GameResult | None:
-        """How the game ended, or ``None`` while it goes on."""
-        return self._result
+    result = ReadOnly[GameResult | None]("_result", "How the game ended, or ``None`` while it goes on.")
 
     def is_over(self) -> bool:
         """True once the game has ended."""

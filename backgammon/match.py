@@ -55,7 +55,7 @@ from .events import (
     event_list,
     load_json,
 )
-from .game import Game, _is_int
+from .game import Game, ReadOnly, _is_int
 from .matchid import MatchState
 from .rules import Rules
 
@@ -159,30 +159,13 @@ class Match:
 
     # -- reading ------------------------------------------------------------------------
 
-    @property
-    def rules(self) -> Rules:
-        """The options, with ``match_length`` set."""
-        return self._rules
-
-    @property
-    def length(self) -> int:
-        """N, the points needed to win; 0 for a money session."""
-        return self._rules.match_length
-
-    @property
-    def is_money(self) -> bool:
-        """True for a money session."""
-        return self._rules.is_money
-
-    @property
-    def dice_source(self) -> DiceSource:
-        """The dice source shared by the games."""
-        return self._source
-
-    @property
-    def score(self) -> tuple[int, int]:
-        """Points won so far (player 0, player 1), uncapped: may pass N."""
-        return self._score
+    rules = ReadOnly[Rules]("_rules", "The options, with ``match_length`` set.")
+    length = ReadOnly[int]("_rules.match_length", "N, the points needed to win; 0 for a money session.")
+    is_money = ReadOnly[bool]("_rules.is_money", "True for a money session.")
+    dice_source = ReadOnly[DiceSource]("_source", "The dice source shared by the games.")
+    score = ReadOnly[tuple[int, int]](
+        "_score", "Points won so far (player 0, player 1), uncapped: may pass N."
+    )
 
     @property
     def capped_score(self) -> tuple[int, int]:
@@ -245,10 +228,7 @@ class Match:
         """True once a player has reached N (never for a money session)."""
         return self._winner is not None
 
-    @property
-    def winner(self) -> int | None:
-        """The winner of the match, once it is over."""
-        return self._winner
+    winner = ReadOnly[int | None]("_winner", "The winner of the match, once it is over.")
 
     @property
     def events(self) -> tuple[MatchEvent, ...]:
