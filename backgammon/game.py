@@ -621,24 +621,26 @@ class Game:
 
     def take(self, *, player: int | None = None) -> None:
         """Take the double: own the cube at twice the value; the doubler rolls (R29)."""
-        self._require(Action.TAKE, player, self._label("take", player))
-        taker = 1 - self._on_roll
-        self._cube *= 2
-        self._owner = taker
-        self._phase = Phase.ROLL
-        self._events.append(Take(taker, self._cube))
+        self._keep_cube(Action.TAKE, player, "take", 2, Take)
 
     def beaver(self, *, player: int | None = None) -> None:
         """Take and at once redouble, keeping the cube (at four times the value, R30).
 
         Money play with ``rules.beavers`` only (R34). The doubler then rolls; raccoons
         (redoubling a beaver) are not supported."""
-        self._require(Action.BEAVER, player, self._label("beaver", player))
+        self._keep_cube(Action.BEAVER, player, "beaver", 4, Beaver)
+
+    def _keep_cube(
+        self, action: Action, player: int | None, label: str, factor: int, event: type[Take | Beaver]
+    ) -> None:
+        """Take (``factor`` 2) or beaver (4): the opponent of the doubler owns the cube at
+        ``factor`` times its value, and the doubler rolls."""
+        self._require(action, player, self._label(label, player))
         taker = 1 - self._on_roll
-        self._cube *= 4
+        self._cube *= factor
         self._owner = taker
         self._phase = Phase.ROLL
-        self._events.append(Beaver(taker, self._cube))
+        self._events.append(event(taker, self._cube))
 
     def pass_double(self, *, player: int | None = None) -> None:
         """Pass (drop) the double: lose the game at the cube value before the double (R29)."""
