@@ -124,7 +124,16 @@ from typing import Any, ClassVar
 from .dice import DiceSource, SecureDice
 from .errors import BackgammonError, IllegalActionError, Refusal
 from .events import AutomaticDouble as _GameAutomaticDouble
-from .events import Event, ResultKind, check_header, check_same_log, event_from_dict, event_list, load_json
+from .events import (
+    Event,
+    Logged,
+    ResultKind,
+    check_header,
+    check_same_log,
+    event_from_dict,
+    event_list,
+    load_json,
+)
 from .events import OpeningRoll as _GameOpeningRoll
 from .events import Play as _GamePlay
 from .events import Roll as _GameRoll
@@ -476,7 +485,7 @@ class _Pending:
     level: int = 0
 
 
-class Chouette:
+class Chouette(Logged):
     """A chouette session for three or more ``players`` (names, in any order: the roll-off
     seats them, R35).
 
@@ -1346,14 +1355,6 @@ class Chouette:
             self._game,
         )
 
-    def __eq__(self, other: object) -> bool:
-        """Equal when players, rules, log and state are equal (the dice source is not
-        compared)."""
-        if not isinstance(other, Chouette):
-            return NotImplemented
-        return self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]
 
     # -- serialisation ----------------------------------------------------------------------
 
@@ -1366,10 +1367,6 @@ class Chouette:
             "rules": self._rules.to_dict(),
             "events": [e.to_dict() for e in self._events],
         }
-
-    def to_json(self, indent: int | None = None) -> str:
-        """:meth:`to_dict` as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, dice: DiceSource | None = None) -> Chouette:
@@ -1387,11 +1384,6 @@ class Chouette:
         rules = Rules.from_dict(data.get("rules", {}))
         events = [chouette_event_from_dict(e) for e in event_list(data)]
         return cls.replay(players, events, rules, dice=dice)
-
-    @classmethod
-    def from_json(cls, text: str, *, dice: DiceSource | None = None) -> Chouette:
-        """Rebuild a session from :meth:`to_json`'s output."""
-        return cls.from_dict(load_json(text), dice=dice)
 
     # -- text -------------------------------------------------------------------------------
 

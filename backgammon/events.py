@@ -34,8 +34,9 @@ import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, dataclass, fields
 from enum import Enum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
+from .dice import DiceSource
 from .errors import BackgammonError, InvalidMoveError
 from .move import Move
 
@@ -54,6 +55,7 @@ __all__ = [
     "GameEvent",
     "GameResult",
     "GameStart",
+    "Logged",
     "MatchEnd",
     "OpeningRoll",
     "Pass",
@@ -664,3 +666,40 @@ def event_list(data: Mapping[str, Any]) -> list[Any]:
     if not isinstance(events, list):
         raise BackgammonError(f"events {events!r}: expected a list")
     return events
+
+
+class Logged:
+    """What a game, a match and a chouette share as the records of a log: equality of their
+    ``_key()`` (rules, state and log; the dice source is not compared), no hash (they
+    change), and JSON text through their ``to_dict`` / ``from_dict``."""
+
+    __slots__ = ()
+
+    def _key(self) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when rules, state and log are all equal (the dice source is not compared)."""
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The log with its header, JSON-ready."""
+        raise NotImplementedError
+
+    def to_json(self, indent: int | None = None) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, dice: DiceSource | None = None) -> Self:
+        """Rebuild from :meth:`to_dict`'s output by replaying the log."""
+        raise NotImplementedError
+
+    @classmethod
+    def from_json(cls, text: str, *, dice: DiceSource | None = None) -> Self:
+        """Rebuild from :meth:`to_json`'s output."""
+        return cls.from_dict(load_json(text), dice=dice)

@@ -55,6 +55,7 @@ from .errors import BackgammonError, IllegalActionError, IllegalMoveError, Inval
 from .events import (
     FORMAT_VERSION,
     GAME_EVENT_TYPES,
+    Logged,
     Accept,
     AutomaticDouble,
     Beaver,
@@ -161,7 +162,7 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-class Game:
+class Game(Logged):
     """One game: the board, the cube, the dice, whose turn it is, and the log.
 
     ``rules`` are the options (:class:`~backgammon.rules.Rules`; ``rules.match_length > 0``
@@ -886,14 +887,6 @@ class Game:
             tuple(self._events),
         )
 
-    def __eq__(self, other: object) -> bool:
-        """Equal when rules, match context, state and log are all equal (the dice source
-        is not compared)."""
-        if not isinstance(other, Game):
-            return NotImplemented
-        return self._key() == other._key()
-
-    __hash__ = None  # type: ignore[assignment]
 
     # -- serialisation ------------------------------------------------------------------
 
@@ -907,10 +900,6 @@ class Game:
             "crawford": self._crawford,
             "events": [e.to_dict() for e in self._events],
         }
-
-    def to_json(self, indent: int | None = None) -> str:
-        """:meth:`to_dict` as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], *, dice: DiceSource | None = None) -> Game:
@@ -929,11 +918,6 @@ class Game:
         return cls.replay(
             events, rules, score=(score[0], score[1]), crawford=data.get("crawford", False), dice=dice
         )
-
-    @classmethod
-    def from_json(cls, text: str, *, dice: DiceSource | None = None) -> Game:
-        """Rebuild a game from :meth:`to_json`'s output."""
-        return cls.from_dict(load_json(text), dice=dice)
 
     # -- Match ID -----------------------------------------------------------------------
 

@@ -46,6 +46,7 @@ from .events import (
     GameEvent,
     GameResult,
     GameStart,
+    Logged,
     MatchEnd,
     MatchEvent,
     SetUp,
@@ -71,7 +72,7 @@ class _Start(TypedDict, total=False):
     post_crawford: bool
 
 
-class Match:
+class Match(Logged):
     """A match to ``length`` points (R32) with the Crawford rule (R33), or with
     ``length=0`` a money session with a running score.
 
@@ -336,16 +337,9 @@ class Match:
         return self._replay_same(self.events)
 
     def _key(self) -> tuple[Any, ...]:
-        return (self._rules, self._start, self._score, self._winner, self._crawford_used, self.events)
+        state = (self._rules, self._start, self._score, self._winner, self._crawford_used)
+        return (*state, self.events, tuple(self._games))
 
-    def __eq__(self, other: object) -> bool:
-        """Equal when rules, start, score and log are equal (the dice source is not
-        compared)."""
-        if not isinstance(other, Match):
-            return NotImplemented
-        return self._key() == other._key() and self._games == other._games
-
-    __hash__ = None  # type: ignore[assignment]
 
     # -- serialisation ------------------------------------------------------------------
 
@@ -359,10 +353,6 @@ class Match:
             "start": {"score": list(score), "crawford": crawford, "post_crawford": post},
             "events": [e.to_dict() for e in self.events],
         }
-
-    def to_json(self, indent: int | None = None) -> str:
-        """:meth:`to_dict` as JSON text."""
-        return json.dumps(self.to_dict(), indent=indent)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], *, dice: DiceSource | None = None) -> Match:
@@ -385,11 +375,6 @@ class Match:
             crawford=start.get("crawford", False),
             post_crawford=start.get("post_crawford", False),
         )
-
-    @classmethod
-    def from_json(cls, text: str, *, dice: DiceSource | None = None) -> Match:
-        """Rebuild a match from :meth:`to_json`'s output."""
-        return cls.from_dict(load_json(text), dice=dice)
 
     # -- text ---------------------------------------------------------------------------
 
