@@ -22,7 +22,7 @@ they have the same journeys, in whatever order they were written. A :class:`Move
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from typing import NamedTuple
 
 from .errors import InvalidMoveError
@@ -158,7 +158,25 @@ def parse_hops(text: str) -> list[Step]:
     return steps
 
 
-class Move:
+class _ByKey:
+    """Value semantics of an immutable object: equal when of the same kind with equal
+    ``_key``, hashed by ``_hash`` (the key's hash, computed once)."""
+
+    __slots__ = ()
+
+    _key: Hashable
+    _hash: int
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        return self._key == other._key
+
+    def __hash__(self) -> int:
+        return self._hash
+
+
+class Move(_ByKey):
     """A play: the hops of its checkers, in canonical order. Immutable and hashable.
 
     >>> Move.parse("24/18*/13") == Move([Step(24, 18, True), Step(18, 13)])
@@ -229,14 +247,6 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.parse({str(self)!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Move):
-            return NotImplemented
-        return self._key == other._key
-
-    def __hash__(self) -> int:
-        return self._hash
 
     def __len__(self) -> int:
         return len(self._steps)

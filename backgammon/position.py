@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from .errors import AmbiguousMoveError, IllegalMoveError, InvalidIdError, InvalidPositionError, Refusal
-from .move import BAR, OFF, Move, Step, parse_hops
+from .move import BAR, OFF, Move, Step, _ByKey, parse_hops
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,7 +37,7 @@ Dice = tuple[int, int]
 _INITIAL = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
 
-class Position:
+class Position(_ByKey):
     """A backgammon position seen from the player on roll. Immutable and hashable.
 
     ``player`` and ``opponent`` are 25 checker counts each, from that side's own point of
@@ -139,14 +139,6 @@ class Position:
         return base64.b64encode(bits.to_bytes(10, "little")).decode("ascii")[:14]
 
     # -- value semantics ----------------------------------------------------------------
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Position):
-            return NotImplemented
-        return self._key == other._key
-
-    def __hash__(self) -> int:
-        return self._hash
 
     def __repr__(self) -> str:
         return f"Position.from_position_id({self.position_id()!r})"
