@@ -420,7 +420,9 @@ class Game(Logged):
         if phase is Phase.OPENING:
             return "the game has not started: the opening roll comes first (R4)"
         if action is Action.DOUBLE and phase is Phase.PLAY:
-            return "the dice are already rolled; a double comes before the roll (R28)"
+            # what forbids this double at any time comes before the moment (R28)
+            late = "the dice are already rolled; a double comes before the roll (R28)"
+            return self._double_reason() or late
         if action is Action.ROLL and phase is Phase.PLAY:
             return "the dice are already rolled: play them"
         if action is Action.PLAY:
@@ -444,19 +446,24 @@ class Game(Logged):
             return f"it is player {actor}'s turn to act, not player {player}'s (R43)"
         rules = self._rules
         if action is Action.DOUBLE:
-            if self._crawford:
-                return "nobody may double in the Crawford game (R33)"
-            if self._owner is not None and self._owner != self._on_roll:
-                return f"player {self._owner} owns the cube; only its owner may redouble (R27)"
-            if not rules.may_double_to(2 * self._cube):
-                return f"the cube is at its limit of {rules.cube_limit} (R26)"
-        elif action is Action.BEAVER:
+            return self._double_reason()
+        if action is Action.BEAVER:
             if not rules.beavers:
                 return "beavers are not allowed under these rules (R30)"
             if not rules.is_money:
                 return "beavers do not apply in a match (R34)"
             if not rules.may_double_to(4 * self._cube):
                 return f"a beaver would take the cube past its limit of {rules.cube_limit} (R26)"
+        return None
+
+    def _double_reason(self) -> str | None:
+        """Why the player on roll may not double whatever the phase (R33, R27, R26), or None."""
+        if self._crawford:
+            return "nobody may double in the Crawford game (R33)"
+        if self._owner is not None and self._owner != self._on_roll:
+            return f"player {self._owner} owns the cube; only its owner may redouble (R27)"
+        if not self._rules.may_double_to(2 * self._cube):
+            return f"the cube is at its limit of {self._rules.cube_limit} (R26)"
         return None
 
     def _require(self, action: Action, player: int | None, label: str) -> None:

@@ -89,6 +89,32 @@ def test_double_after_the_roll_R28() -> None:
     assert str(r) in str(g.why_not(Action.DOUBLE))
 
 
+def test_double_after_the_roll_in_the_crawford_game_R33() -> None:
+    g = at(rules=Rules(match_length=3), score=(2, 0), crawford=True, dice=(3, 1))
+    r = refused(g, g.double)
+    assert r == Refusal("double", 0, "R33", "nobody may double in the Crawford game")
+    assert g.why_not(Action.DOUBLE) == r
+
+
+def test_double_after_the_roll_by_the_cube_owners_opponent_R27() -> None:
+    g = at(cube=2, cube_owner=1, dice=(3, 1))
+    r = refused(g, g.double)
+    assert r == Refusal("double", 0, "R27", "player 1 owns the cube; only its owner may redouble")
+
+
+def test_double_after_the_roll_at_the_cube_limit_R26() -> None:
+    g = at(cube=2, cube_owner=0, rules=Rules(cube_limit=2), dice=(3, 1))
+    r = refused(g, g.double)
+    assert (r.action, r.player, r.rule) == ("double", 0, "R26")
+
+
+def test_a_pending_resignation_comes_before_the_crawford_rule_R31() -> None:
+    g = at(rules=Rules(match_length=3), score=(2, 0), crawford=True, dice=(3, 1))
+    g.resign(1)
+    r = g.why_not(Action.DOUBLE)
+    assert r is not None and r.reason == "a resignation is offered: accept or decline it first"
+
+
 def test_take_without_a_double_R29() -> None:
     g = at()
     r = refused(g, g.take)
