@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -34,7 +33,7 @@ from ..table import Narrator, Outcome, Table
 from ..table import commands as cmd
 from . import savefile
 from .dice import SessionDice
-from .prompts import LEVELS, Prompter, Quit, shown
+from .prompts import LEVELS, Prompter, Quit, read_line as read_terminal_line, shown
 from .view import STYLES
 
 __all__ = ["WORDS", "Frontend", "make_console"]
@@ -47,7 +46,6 @@ WORDS: dict[str, cmd.Command] = {
     "agree": cmd.Consent(), "consent": cmd.Consent(), "refuse": cmd.Refuse(), "undo": cmd.Undo(),
     "u": cmd.Undo(), "done": cmd.Confirm(), "ok": cmd.Confirm(), "resign": cmd.Resign(),
 }
-_SIGNALS = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
 _LOOKS = frozenset({"list", "l", "hint"})
 _TONES = {"plain": "", "strong": "bold", "side0": STYLES[0], "side1": STYLES[1]}
 
@@ -109,7 +107,7 @@ class Frontend:
         self.dice = dice
         self.dice.on_script_end = self._script_ended
         self.console = console if console is not None else make_console(options.colour)
-        self.prompts = Prompter(self.console, read_line if read_line is not None else input)
+        self.prompts = Prompter(self.console, read_line if read_line is not None else read_terminal_line)
         self.sleep = sleep
         self.save_path = Path(save_path) if save_path is not None else None
         self._resumed = resumed
@@ -146,21 +144,11 @@ class Frontend:
 
     def _warm_up(self) -> None:
         """Load and compile the engine behind ``hint`` (and the neural bots) in the
-        background, so that the first hint does not keep the player waiting long.
+        background (:func:`~backgammon.bots.analysis.warm_up_in_background`, a thread that
+        never receives Ctrl-C), so that the first hint does not keep the player waiting long."""
+        from ..bots.analysis import warm_up_in_background
 
-        This is :func:`~backgammon.bots.analysis.warm_up_in_background` with the signals
-        blocked in its thread: a Ctrl-C or a ``kill`` delivered to that thread would leave
-        the main thread waiting in ``input()`` and the session would not stop."""
-        from ..bots.analysis import warm_up
-
-        self._warming = threading.Thread(target=warm_up, name="backgammon-warm-up", daemon=True)
-        masked = hasattr(signal, "pthread_sigmask")
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS) if masked else set()
-        try:
-            self._warming.start()  # the thread is born with the signals blocked
-        finally:
-            if masked:
-                signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        self._warming = warm_up_in_background()
 
     @contextlib.contextmanager
     def thinking(self) -> Iterator[None]:

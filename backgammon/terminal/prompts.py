@@ -32,7 +32,10 @@ True
 
 from __future__ import annotations
 
+import os
 import re
+import select
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -47,7 +50,40 @@ if TYPE_CHECKING:
     from ..matchid import MatchState
     from ..position import LegalMoves
 
-__all__ = ["ECHO", "LEVELS", "LEVEL_NAMES", "Prompter", "Quit", "adviser_name", "is_expert", "reason", "resignation_text", "shown"]
+__all__ = [
+    "ECHO", "LEVELS", "LEVEL_NAMES", "Prompter", "Quit", "adviser_name", "is_expert", "read_line", "reason",
+    "resignation_text", "shown",
+]
+
+#: How often (seconds) :func:`read_line` looks again for a signal while it waits for a line.
+_POLL = 0.2
+
+
+def read_line(prompt: str) -> str:
+    """:func:`input` that Ctrl-C (or a ``kill``) always stops.
+
+    CPython's :func:`input` checks for signals only when its ``read()`` is interrupted: a
+    SIGINT that comes after the prompt is written but before ``read()`` blocks (a person, or a
+    test, answering the prompt at once while the program is descheduled) is noted and never
+    acted on, and the program waits for a line. Here the prompt is written and the wait is a
+    :func:`select.select` with a timeout, in Python, which acts on any signal noted; the line
+    is read once it is there. With line editing (``readline`` imported) or when standard
+    input is not a terminal (or on Windows), this is :func:`input`. End of input raises
+    :class:`EOFError`, as :func:`input` does.
+    """
+    stdin, stdout = sys.stdin, sys.stdout
+    if "readline" in sys.modules or os.name != "posix" or stdin is None or stdout is None or not stdin.isatty():
+        return input(prompt)
+    stdout.write(prompt)
+    stdout.flush()
+    fd = stdin.fileno()
+    while not select.select([fd], [], [], _POLL)[0]:
+        pass
+    line = stdin.readline()
+    if not line:
+        raise EOFError
+    return line[:-1] if line.endswith("\n") else line
+
 
 #: The words for a resignation level (R31), as typed: ``resign gammon``, ``resign bg`` ...
 LEVELS = {
