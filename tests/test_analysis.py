@@ -100,12 +100,23 @@ def test_pubeval_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     r = rank_plays(legal, pubeval=True)
     assert r.unit == SCORE and r.adviser == "pubeval" and r.plies == 0
     assert r.best is not None and r.best.move == "24/13" and r.best.probabilities is None
-    # the engine cannot load: every function falls back (None for advice)
+    # the engine cannot load: every function falls back on pubeval's rules of thumb (an
+    # action, no numbers)
     monkeypatch.setattr(analysis, "engine", lambda: None)
     assert rank_plays(legal).adviser == "pubeval"
-    assert cube_advice(Position.initial(), MatchState()) is None
-    assert take_advice(Position.initial(), MatchState(double_offered=True, turn=1)) is None
-    assert resignation_advice(Position.initial(), MatchState(), 1) is None
+    cube = cube_advice(Position.initial(), MatchState())
+    assert (cube.unit, cube.action, cube.available, cube.no_double, cube.probabilities) == (
+        "pubeval", "no double", True, None, None)
+    assert cube.take is None and not cube.double
+    race = Position([0, 0, 0, 2, 3, 3] + [0] * 19, [0, 0, 2, 3, 3, 2] + [0] * 19)
+    assert cube_advice(race, MatchState()).action == "double"
+    owned = cube_advice(race, MatchState(cube_value=2, cube_owner=1))
+    assert (owned.action, owned.available) == ("no cube action", False)
+    take = take_advice(Position.initial(), MatchState(double_offered=True, turn=1))
+    assert (take.unit, take.action, take.take, take.probabilities) == ("pubeval", "take", None, None)
+    assert take_advice(race.swap(), MatchState(double_offered=True, turn=1)).action == "pass"
+    resign = resignation_advice(Position.initial(), MatchState(player_on_roll=1, turn=0, resignation=1), 1)
+    assert (resign.unit, resign.points, resign.offered, resign.play_on) == ("pubeval", 1, None, None)
     assert analysis.expert_bot() is None
 
 

@@ -29,6 +29,7 @@ to a resignation, as frozen values that any front end formats (the terminal does
 
 from __future__ import annotations
 
+import signal
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 __all__ = [
     "EQUITY",
     "MWC",
+    "PUBEVAL",
     "SCORE",
     "CubeAdvice",
     "PlayRanking",
@@ -71,6 +73,9 @@ EQUITY = "equity"
 MWC = "mwc"
 #: ... pubeval's score (only the order means something).
 SCORE = "score"
+#: The unit of cube, take and resignation advice from pubeval's rules of thumb (the engine
+#: cannot load): an action, no numbers.
+PUBEVAL = "pubeval"
 
 #: How many plays :func:`rank_plays` looks at more deeply by default (as ``hint``).
 DEFAULT_COUNT = 5
@@ -134,10 +139,24 @@ def warm_up() -> bool:
         return ev is not None
 
 
+#: The signals that :func:`warm_up_in_background`'s thread never receives.
+_SIGNALS = {getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)}
+
+
 def warm_up_in_background() -> threading.Thread:
-    """:func:`warm_up` in a daemon thread (started; numba's kernels release the GIL)."""
+    """:func:`warm_up` in a daemon thread (started; numba's kernels release the GIL).
+
+    The thread is born with SIGINT, SIGTERM and SIGHUP blocked (where threads have signal
+    masks): a Ctrl-C or a ``kill`` always goes to the main thread, which reads the
+    keyboard, and never to this one."""
     thread = threading.Thread(target=warm_up, name="backgammon-warm-up", daemon=True)
-    thread.start()
+    masked = hasattr(signal, "pthread_sigmask")
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _SIGNALS) if masked else set()
+    try:
+        thread.start()  # the new thread inherits the mask
+    finally:
+        if masked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
     return thread
 
 
@@ -302,24 +321,26 @@ def rank_plays(
 class CubeAdvice:
     """The cube decision of the player on roll, before the roll."""
 
-    #: :data:`EQUITY` (cubeful, points, cube included) or :data:`MWC`
+    #: :data:`EQUITY` (cubeful, points, cube included), :data:`MWC`, or :data:`PUBEVAL`
+    #: (pubeval's rule of thumb: the action only, the values and chances are None)
     unit: str
     #: the value of rolling with the cube as it is
-    no_double: float
+    no_double: float | None
     #: the value of doubling when the opponent takes
-    double_take: float
+    double_take: float | None
     #: the value of doubling when the opponent passes
-    double_pass: float
+    double_pass: float | None
     #: ``"no double"``, ``"double, take"``, ``"double, pass"``, ``"too good"`` (play on for
     #: the gammon), ``"no double, beaver"`` (the opponent would beaver: beavers allowed),
-    #: or ``"no cube action"`` (the player may not double now)
+    #: or ``"no cube action"`` (the player may not double now); pubeval's: ``"double"``,
+    #: ``"no double"`` or ``"no cube action"``
     action: str
     #: whether the player may double now (the cube, Crawford, the cube limit)
     available: bool
     #: the opponent should beaver a double, and beavers are allowed (R30)
     beaver: bool
-    #: the chances of the player on roll (cubeless)
-    probabilities: Probabilities
+    #: the chances of the player on roll (cubeless; None from pubeval)
+    probabilities: Probabilities | None
 
     @property
     def double(self) -> bool:
@@ -327,8 +348,10 @@ class CubeAdvice:
         return self.action.startswith("double")
 
     @property
-    def take(self) -> bool:
-        """Whether the opponent should take a double."""
+    def take(self) -> bool | None:
+        """Whether the opponent should take a double (None: pubeval's advice says not)."""
+        if self.double_take is None or self.double_pass is None:
+            return None
         return self.double_take <= self.double_pass
 
 
@@ -338,6 +361,13 @@ def _decision(ev: Evaluator, position: Position, state: MatchState,
 
     probs = ev.evaluate(position)
     return cube_decision(probs, position, state, roller), probs
+
+
+def _pubeval() -> Bot:
+    """The bot whose rules of thumb advise when the neural engine cannot load."""
+    from . import load
+
+    return load("pubeval")
 
 
 def _beaver_allowed(state: MatchState, rules: Rules | None) -> bool:
@@ -355,10 +385,11 @@ def cube_advice(
     rules: Rules | None = None,
     *,
     evaluator: Evaluator | None = None,
-) -> CubeAdvice | None:
+) -> CubeAdvice:
     """The cube advice of the player on roll (``state.player_on_roll``), ``position``
-    seen from it; None when the neural engine cannot load. ``rules`` give the cube limit
-    and beavers (None: no limit, no beavers).
+    seen from it; pubeval's rule of thumb (unit :data:`PUBEVAL`, no numbers) when the
+    neural engine cannot load. ``rules`` give the cube limit and beavers (None: no limit,
+    no beavers).
 
     >>> from backgammon import Position
     >>> a = cube_advice(Position.initial(), MatchState())
@@ -368,12 +399,15 @@ def cube_advice(
     from .base import may_double
 
     ev = evaluator if evaluator is not None else engine()
-    if ev is None:
-        return None
     roller = state.player_on_roll
+    may = may_double(state, roller) and (rules is None or rules.may_double_to(2 * state.cube_value))
+    if ev is None:
+        doubles = may and _pubeval().should_double(position, state)
+        return CubeAdvice(PUBEVAL, None, None, None,
+                          "double" if doubles else "no double" if may else "no cube action",
+                          may, False, None)
     d, probs = _decision(ev, position, state, roller)
-    available = (d.available and may_double(state, roller)
-                 and (rules is None or rules.may_double_to(2 * state.cube_value)))
+    available = d.available and may
     beaver = d.beaver and _beaver_allowed(state, rules)
     if not available:
         action = "no cube action"
@@ -389,18 +423,19 @@ def cube_advice(
 class TakeAdvice:
     """The answer to a double, for the player who is doubled (values for that player)."""
 
-    #: :data:`EQUITY` (cubeful, points, cube included) or :data:`MWC`
+    #: :data:`EQUITY` (cubeful, points, cube included), :data:`MWC` or :data:`PUBEVAL`
+    #: (the action only: the values and chances are None)
     unit: str
     #: the value of taking (the cube at twice its value, owned by the taker)
-    take: float
+    take: float | None
     #: the value of passing (losing the cube's value now)
-    pass_: float
+    pass_: float | None
     #: ``"take"``, ``"pass"`` or ``"beaver"`` (only when beavers are allowed)
     action: str
     #: a beaver is right (the equity after taking is clearly positive) and allowed
     beaver: bool
-    #: the chances of the doubler, who is on roll (cubeless)
-    probabilities: Probabilities
+    #: the chances of the doubler, who is on roll (cubeless; None from pubeval)
+    probabilities: Probabilities | None
 
 
 def take_advice(
@@ -409,10 +444,11 @@ def take_advice(
     rules: Rules | None = None,
     *,
     evaluator: Evaluator | None = None,
-) -> TakeAdvice | None:
+) -> TakeAdvice:
     """Take, pass or beaver, for the player who is doubled, ``position`` seen from it
-    (the computation of :meth:`~backgammon.bots.neural.ExpertBot.respond_to_double`); None when the
-    neural engine cannot load.
+    (the computation of :meth:`~backgammon.bots.neural.ExpertBot.respond_to_double`);
+    pubeval's rule of thumb (unit :data:`PUBEVAL`, no numbers) when the neural engine
+    cannot load.
 
     >>> from backgammon import Position
     >>> a = take_advice(Position.initial(), MatchState(player_on_roll=1, turn=0, double_offered=True))
@@ -423,7 +459,10 @@ def take_advice(
 
     ev = evaluator if evaluator is not None else engine()
     if ev is None:
-        return None
+        answer = _pubeval().respond_to_double(position, state).value
+        beaver = answer == "beaver" and _beaver_allowed(state, rules)
+        return TakeAdvice(PUBEVAL, None, None, "take" if answer == "beaver" and not beaver else answer,
+                          beaver, None)
     me = bot_player(state, answering=True)
     d, probs = _decision(ev, position.swap(), state, 1 - me)
     if state.is_money:
@@ -442,20 +481,21 @@ def take_advice(
 class ResignationAdvice:
     """The answer to a resignation, for the player it is offered to (values for it)."""
 
-    #: :data:`EQUITY` (points, cube included) or :data:`MWC`
+    #: :data:`EQUITY` (points, cube included), :data:`MWC` or :data:`PUBEVAL` (the answer
+    #: only: ``offered``, ``play_on`` and the chances are None)
     unit: str
     #: the resignation's level (1 single game, 2 gammon, 3 backgammon) and its points
     level: int
     points: int
     #: what accepting is worth: the points (money) or the match winning chances after them
-    offered: float
+    offered: float | None
     #: what playing on is worth (cubeful equity or match winning chances), or None when
     #: only the rules decided (the offer gives up nothing)
     play_on: float | None
     #: whether to accept
     accept: bool
-    #: the chances of the player the offer is made to (cubeless)
-    probabilities: Probabilities
+    #: the chances of the player the offer is made to (cubeless; None from pubeval)
+    probabilities: Probabilities | None
 
 
 def resignation_advice(
@@ -464,12 +504,13 @@ def resignation_advice(
     level: int,
     *,
     evaluator: Evaluator | None = None,
-) -> ResignationAdvice | None:
+) -> ResignationAdvice:
     """Accept or decline a resignation of ``level`` (R31), for the player it is offered to
     (``position`` seen from that player, who is found as
     :func:`~backgammon.bots.base.bot_player` does); the decision is the one of
-    :meth:`~backgammon.bots.neural.ExpertBot.accept_resignation`. None when the neural
-    engine cannot load.
+    :meth:`~backgammon.bots.neural.ExpertBot.accept_resignation`. Pubeval's rule (accept only
+    what gives up nothing; unit :data:`PUBEVAL`, no numbers) when the neural engine cannot
+    load.
 
     >>> from backgammon import Position
     >>> s = MatchState(player_on_roll=1, turn=0, resignation=1, jacoby=False)
@@ -482,11 +523,12 @@ def resignation_advice(
     from ..engine.met import mwc
 
     ev = evaluator if evaluator is not None else engine()
-    if ev is None:
-        return None
     level = resignation_level(level)
     me = bot_player(state, answering=True)
     points = resignation_points(level, state, me)
+    if ev is None:
+        accept = _pubeval().accept_resignation(position, state, level)
+        return ResignationAdvice(PUBEVAL, level, points, None, None, accept, None)
     n = state.match_length
     if state.is_money:
         offered = float(points)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from ..bots.analysis import (
     EQUITY,
     MWC,
+    PUBEVAL as PUBEVAL_UNIT,
     CubeAdvice,
     PlayRanking,
     RankedPlay,
@@ -88,9 +89,11 @@ def signed(value: float) -> str:
     return f"{value + 0.0:+.3f}" if round(value, 3) != 0 else "+0.000"
 
 
-def _value(value: float, unit: str) -> str:
+def _value(value: float | None, unit: str) -> str:
     """A value in its unit: match winning chances as a percentage, equities signed,
-    pubeval's scores as they are."""
+    pubeval's scores as they are (nothing: ``-``)."""
+    if value is None:
+        return "-"
     if unit == MWC:
         return percent(value, 2)
     if unit == EQUITY:
@@ -183,12 +186,22 @@ def list_items(ranking: PlayRanking) -> list[str]:
 # -- the cube ------------------------------------------------------------------------------
 
 
+def _chances(probabilities: Probabilities | None, before: str = "") -> list[str]:
+    """The chances line, when there are chances (not from pubeval)."""
+    return [] if probabilities is None else [f"  {before}{chances_line(probabilities)}"]
+
+
 def cube_lines(advice: CubeAdvice, who: str = EXPERT) -> list[str]:
-    """Cube advice before the roll: the proper action, the three values, the chances."""
+    """Cube advice before the roll: the proper action, the three values, the chances
+    (pubeval's advice: the action alone)."""
     unit = advice.unit
+    if unit == PUBEVAL_UNIT:
+        if not advice.available:
+            return ["No cube decision now: roll the dice (press Enter)."]
+        return [f"{PUBEVAL}'s advice: {'double' if advice.double else 'no double: roll'}."]
     if not advice.available:
         return [f"{who}'s cube advice: no cube action now (you cannot double): roll the dice.",
-                f"  {chances_line(advice.probabilities)}"]
+                *_chances(advice.probabilities)]
     action = {
         "no double": "no double: roll",
         "double, take": "double (the opponent should take)",
@@ -201,41 +214,44 @@ def cube_lines(advice: CubeAdvice, who: str = EXPERT) -> list[str]:
     lines = [f"{who}'s cube advice: {action}.", f"  values for you ({_unit_words(unit, cubeful=True)}):"]
     for name, value in rows:
         lines.append(f"    {name:<13} {_value(value, unit):>8}")
-    lines.append(f"  {chances_line(advice.probabilities)}")
-    return lines
+    return lines + _chances(advice.probabilities)
 
 
 def take_lines(advice: TakeAdvice, who: str = EXPERT) -> list[str]:
     """The answer to a double: take, pass or beaver, with the value of each for the
-    player who is doubled."""
+    player who is doubled (pubeval's advice: the action alone)."""
     unit = advice.unit
+    if unit == PUBEVAL_UNIT:
+        return [f"{PUBEVAL}'s advice: {advice.action}."]
     words = {"take": "take", "pass": "pass",
              "beaver": "beaver (R30): taking is clearly better than even for you, keep the cube at twice the value"}
     lines = [f"{who}'s advice: {words[advice.action]}.",
              f"  values for you ({_unit_words(unit, cubeful=True)}):",
              f"    take          {_value(advice.take, unit):>8}",
              f"    pass          {_value(advice.pass_, unit):>8}"]
-    lines.append(f"  the doubler's chances: {chances_line(advice.probabilities)}")
-    return lines
+    return lines + _chances(advice.probabilities, "the doubler's chances: ")
 
 
 def resignation_lines(advice: ResignationAdvice, who: str = EXPERT) -> list[str]:
     """The answer to a resignation: accept or decline, the value offered against the
-    value of playing on."""
+    value of playing on (pubeval's advice: the answer alone)."""
     unit = advice.unit
-    lines = [f"{who}'s advice: {'accept' if advice.accept else 'decline'}."]
+    answer = "accept" if advice.accept else "decline"
+    if unit == PUBEVAL_UNIT:
+        return [f"{PUBEVAL}'s advice: {answer}."]
+    lines = [f"{who}'s advice: {answer}."]
     points = f"{advice.points} point{'s' if advice.points != 1 else ''}"
-    if advice.play_on is None:
+    offered, play_on = advice.offered, advice.play_on
+    if play_on is None or offered is None:
         lines.append(f"  The offer ({points}) is all you could still win.")
         return lines
     if unit == MWC:
-        lines.append(f"  accepting ({points}): {percent(advice.offered)} match winning chances; "
-                     f"playing on: {percent(advice.play_on)}")
+        lines.append(f"  accepting ({points}): {percent(offered)} match winning chances; "
+                     f"playing on: {percent(play_on)}")
     else:
-        lines.append(f"  accepting: {signed(advice.offered)} ({points}); playing on: "
-                     f"{signed(advice.play_on)} (cubeful equity)")
-    lines.append(f"  your chances: {chances_line(advice.probabilities)}")
-    return lines
+        lines.append(f"  accepting: {signed(offered)} ({points}); playing on: "
+                     f"{signed(play_on)} (cubeful equity)")
+    return lines + _chances(advice.probabilities, "your chances: ")
 
 
 # -- for the sessions ----------------------------------------------------------------------
@@ -246,41 +262,18 @@ def cube_hint_lines(position: Position, state: MatchState, rules: Rules | None =
     """``hint`` at a cube question, computed and worded: with ``answering`` for the player
     who is doubled (take, pass or beaver), else for the player on roll (double or not).
     ``position`` is seen from the player who asks; ``state`` is the game's Match ID state
-    (``Game.match_state()``/``Match.match_state()``). Falls back on pubeval's rules of
-    thumb (a word, no numbers) when the engine cannot load."""
+    (``Game.match_state()``/``Match.match_state()``). The advice is pubeval's rule of thumb
+    (a word, no numbers) when the engine cannot load."""
     if answering:
-        take = take_advice(position, state, rules)
-        if take is not None:
-            return take_lines(take)
-        from ..bots import CubeResponse, load
-
-        answer = load("pubeval").respond_to_double(position, state)
-        if answer is CubeResponse.BEAVER and not (rules is not None and rules.beavers_apply):
-            answer = CubeResponse.TAKE
-        return [f"{PUBEVAL}'s advice: {answer.value}."]
-    cube = cube_advice(position, state, rules)
-    if cube is not None:
-        return cube_lines(cube)
-    from ..bots import load
-    from ..bots.base import may_double
-
-    if not may_double(state, state.player_on_roll):
-        return ["No cube decision now: roll the dice (press Enter)."]
-    double = load("pubeval").should_double(position, state)
-    return [f"{PUBEVAL}'s advice: {'double' if double else 'no double: roll'}."]
+        return take_lines(take_advice(position, state, rules))
+    return cube_lines(cube_advice(position, state, rules))
 
 
 def resignation_hint_lines(position: Position, state: MatchState, level: int) -> list[str]:
     """``hint`` at a resignation of ``level`` (1-3) offered to the player ``position`` is
     seen from (found in ``state`` as the bots find it); pubeval's rule (accept only what
     gives up nothing) when the engine cannot load."""
-    advice = resignation_advice(position, state, level)
-    if advice is not None:
-        return resignation_lines(advice)
-    from ..bots import load
-
-    accept = load("pubeval").accept_resignation(position, state, level)
-    return [f"{PUBEVAL}'s advice: {'accept' if accept else 'decline'}."]
+    return resignation_lines(resignation_advice(position, state, level))
 
 
 def hint_lines(legal: LegalMoves, state: MatchState | None = None, count: int = 5) -> list[str]:
