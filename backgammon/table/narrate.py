@@ -338,8 +338,12 @@ class Narrator:
 
     def _answer(self, e: Any, verb: str, tail: str) -> Iterable[Line]:
         c = self._chouette()
-        who = f"{c.box} (box) {third_person(verb)}" if c is not None and e.player == c.box else None
-        yield Line(f"{who or self.subject(e.player, verb)} the resignation{tail}.", "strong")
+        if c is None:  # "You accept." / "gnu declines the resignation: play goes on."
+            what = " the resignation" if self.table.seat(self.name(e.player)).is_bot else ""
+            yield Line(f"{self.subject(e.player, verb)}{what}{tail}.", "strong")
+            return
+        who = f"{c.box} (box)" if e.player == c.box else e.player
+        yield Line(f"{who} {third_person(verb)} the resignation{tail}.", "strong")
 
     def on_accept(self, e: Any) -> Iterable[Line]:
         return self._answer(e, "accept", "")
