@@ -48,11 +48,8 @@ True
 from __future__ import annotations
 
 import argparse
-import os
-import time
-from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import IO, Any
 
 from ..chouette import Chouette, ChouettePhase
 from ..errors import BackgammonError
@@ -66,7 +63,6 @@ from .chouette_options import (
     ChouetteOptions,
     add_chouette_arguments,
     default_autosave_path,
-    default_save_path,
     options_from_args,
     parse_players,
 )
@@ -74,12 +70,9 @@ from .dice import SessionDice
 from .frontend import Frontend
 from .options import HUMAN, mirror_corner, rules_in_effect
 from .prompts import LEVEL_NAMES, LEVELS, shown
-from .savefile import chouette_seats
+from .savefile import CHOUETTE_AUTOSAVE, CHOUETTE_SAVE, chouette_table
 from .savefile import load_chouette as load
 from .savefile import save_chouette as save
-
-if TYPE_CHECKING:
-    from rich.console import Console
 
 __all__ = [
     "DEFAULT_AUTOSAVE_NAME",
@@ -219,34 +212,17 @@ class ChouetteSession(Frontend):
     KIND = "chouette"
     PROGRAM = "chouette"
     SAVED = "Chouette"
+    SAVE_FILES = (CHOUETTE_SAVE, CHOUETTE_AUTOSAVE)
     HELP = _HELP
 
-    def __init__(
-        self,
-        options: ChouetteOptions,
-        *,
-        chouette: Chouette | None = None,
-        table: Table | None = None,
-        dice: SessionDice | None = None,
-        console: Console | None = None,
-        read_line: Callable[[str], str] | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-        save_path: str | os.PathLike[str] | None = None,
-    ) -> None:
-        dice = dice if dice is not None else SessionDice(options.dice_script, options.seed)
-        resumed = chouette is not None or table is not None
-        if table is None:
-            seats = chouette_seats(options)
-            if chouette is None:
-                table = Table.chouette(seats, options.rules, dice=dice)
-            else:
-                table = Table(ChouetteContest(chouette.players, chouette=chouette), seats, dice=dice)
-        super().__init__(
-            options, table, dice, console=console, read_line=read_line, sleep=sleep,
-            save_path=save_path, resumed=resumed,
-        )
+    def __init__(self, options: ChouetteOptions, *, chouette: Chouette | None = None, **given: Any) -> None:
+        super().__init__(options, saved=chouette, **given)
+        table = self.table
         self.kinds = dict(options.seats)
         self.bots = {s.name for s in table.seats if s.is_bot}
+
+    def new_table(self, options: ChouetteOptions, dice: SessionDice, saved: Chouette | None) -> Table:
+        return chouette_table(options, dice, saved)
 
     @property
     def chouette(self) -> Chouette:
@@ -254,9 +230,6 @@ class ChouetteSession(Frontend):
         contest = self.table.contest
         assert isinstance(contest, ChouetteContest)
         return contest.chouette
-
-    def _default_path(self, autosave: bool) -> Path:
-        return default_autosave_path() if autosave else default_save_path()
 
     def viewer(self) -> str | None:
         """Plays are told in the numbering of the first person at the keyboard (the box's

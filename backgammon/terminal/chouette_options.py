@@ -385,31 +385,16 @@ def add_chouette_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = _EPILOG % {"folder": STATE_DIR_TEXT}
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     seats = parser.add_argument_group("players (3 or more: at least one person, or only bots for a demo)")
-    seats.add_argument(
-        "--human",
-        dest="seats",
-        action=_AddSeats,
-        type=_arg(_human_seat),
-        metavar="NAME",
-        help="a person at the keyboard (repeat for each; a name is one word of up to 20 characters)",
-    )
-    seats.add_argument(
-        "--bot",
-        dest="seats",
-        action=_AddSeats,
-        type=_arg(_bot_seat),
-        metavar="KIND[=NAME]",
-        help=f"a bot: {bots} (repeat for each; named after its kind unless =NAME is given)",
-    )
-    seats.add_argument(
-        "--players",
-        dest="seats",
-        action=_AddSeats,
-        type=_arg(parse_players),
-        metavar="LIST",
-        help="the players at once, separated by commas: a name is a person, bot:KIND a bot "
-        "(like Ann,Bob,bot:pubeval)",
-    )
+    for flag, parse, metavar, help_ in (
+        ("--human", _human_seat, "NAME",
+         "a person at the keyboard (repeat for each; a name is one word of up to 20 characters)"),
+        ("--bot", _bot_seat, "KIND[=NAME]",
+         f"a bot: {bots} (repeat for each; named after its kind unless =NAME is given)"),
+        ("--players", parse_players, "LIST",
+         "the players at once, separated by commas: a name is a person, bot:KIND a bot "
+         "(like Ann,Bob,bot:pubeval)"),
+    ):
+        seats.add_argument(flag, dest="seats", action=_AddSeats, type=_arg(parse), metavar=metavar, help=help_)
     game = parser.add_argument_group("dice and games")
     add_dice_arguments(
         game,

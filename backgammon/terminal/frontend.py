@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, ClassVar
@@ -88,20 +89,31 @@ class Frontend:
     #: the program (``backgammon play``) and what it saves (``Game``)
     PROGRAM: ClassVar[str] = "play"
     SAVED: ClassVar[str] = "Game"
+    #: the default save file and automatic save file (names in :func:`savefile.default_path`)
+    SAVE_FILES: ClassVar[tuple[str, str]] = (savefile.PLAY_SAVE, savefile.PLAY_AUTOSAVE)
     HELP: ClassVar[str] = ""
 
     def __init__(
         self,
         options: Any,
-        table: Table,
-        dice: SessionDice,
         *,
-        console: Console | None,
-        read_line: Callable[[str], str] | None,
-        sleep: Callable[[float], None],
-        save_path: str | os.PathLike[str] | None,
-        resumed: bool,
+        saved: Any = None,
+        table: Table | None = None,
+        dice: SessionDice | None = None,
+        console: Console | None = None,
+        read_line: Callable[[str], str] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        save_path: str | os.PathLike[str] | None = None,
     ) -> None:
+        """``options`` say who plays and how; ``table`` (or ``saved``: the match or the
+        chouette, seated from the options by :meth:`new_table`) and ``dice`` are given when a
+        saved session is resumed (else made from the options). ``console``, ``read_line`` and
+        ``sleep`` are the program's output, input and clock (replace them to drive a session
+        in tests); ``save_path`` is where ``save`` writes when given no file name."""
+        dice = dice if dice is not None else SessionDice(options.dice_script, options.seed)
+        resumed = saved is not None or table is not None
+        if table is None:
+            table = self.new_table(options, dice, saved)
         self.options = options
         self.table = table
         self.dice = dice
@@ -135,6 +147,11 @@ class Frontend:
             if os.environ.get("BACKGAMMON_DEBUG"):
                 raise
             return self._stop(f"Unexpected error: {type(exc).__name__}: {exc}", 1)
+
+    def new_table(self, options: Any, dice: SessionDice, saved: Any) -> Table:
+        """The table of a new session (``saved`` None) or of a saved match or chouette,
+        seated from ``options``."""
+        raise NotImplementedError
 
     def _welcome(self) -> None:
         raise NotImplementedError
@@ -177,7 +194,7 @@ class Frontend:
         return savefile.save_table(path, self.options, self.table, self.dice, overwrite=overwrite)
 
     def _default_path(self, autosave: bool) -> Path:
-        raise NotImplementedError
+        return savefile.default_path(self.SAVE_FILES[autosave])
 
     def _done(self) -> bool:
         """True when nothing is left to save (a finished match)."""

@@ -205,6 +205,7 @@ SHARED_READERS: dict[str, FieldReader] = {
 }
 
 _Options = TypeVar("_Options")
+_N = TypeVar("_N", int, float)
 
 
 def options_from_dict(cls: type[_Options], data: Any, readers: Mapping[str, FieldReader]) -> _Options:
@@ -343,11 +344,16 @@ def _corner(text: str) -> str:
     return value
 
 
-def non_negative_int_arg(text: str) -> int:
+def _converted(text: str, convert: Callable[[str], _N], what: str) -> _N:
+    """``convert(text)``, or an argparse error saying that ``text`` is not ``what``."""
     try:
-        value = int(text)
+        return convert(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+
+
+def non_negative_int_arg(text: str) -> int:
+    value = _converted(text, int, "a whole number")
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r}: must be 0 or more")
     return value
@@ -361,10 +367,7 @@ def cube_limit_arg(text: str) -> int:
 
 
 def seconds_arg(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    value = _converted(text, float, "a number of seconds")
     if not value >= 0 or value > 60:
         raise argparse.ArgumentTypeError(f"{text!r}: between 0 and 60 seconds")
     return value

@@ -85,6 +85,8 @@ __all__ = [
     "save_chouette",
     "save_table",
     "chouette_seats",
+    "chouette_table",
+    "match_table",
     "state_dir",
     "write",
     "write_asking",
@@ -276,6 +278,24 @@ def chouette_seats(options: ChouetteOptions) -> list[Seat]:
     ]
 
 
+def match_table(options: PlayOptions, dice: SessionDice, match: Match | None = None) -> Table:
+    """The table of ``backgammon play``: ``match`` (a new one when None) at
+    :func:`play_seats`."""
+    seats = play_seats(options)
+    if match is None:
+        return Table.match(seats, options.match_length, options.rules, dice=dice)
+    return Table(MatchContest([s.name for s in seats], match=match), seats, dice=dice)
+
+
+def chouette_table(options: ChouetteOptions, dice: SessionDice, chouette: Chouette | None = None) -> Table:
+    """The table of ``backgammon chouette``: ``chouette`` (a new one, its roll-off thrown,
+    when None) at :func:`chouette_seats`."""
+    seats = chouette_seats(options)
+    if chouette is None:
+        return Table.chouette(seats, options.rules, dice=dice)
+    return Table(ChouetteContest(chouette.players, chouette=chouette), seats, dice=dice)
+
+
 def save_table(
     path: str | os.PathLike[str],
     options: PlayOptions | ChouetteOptions,
@@ -337,18 +357,35 @@ def load_table(path: str | os.PathLike[str], kind: str = "game") -> tuple[Any, T
 
 def save(
     path: str | os.PathLike[str],
-    options: PlayOptions,
-    match: Match | Table,
+    options: PlayOptions | ChouetteOptions,
+    held: Match | Chouette | Table,
     dice: SessionDice,
     *,
     overwrite: bool = True,
 ) -> Path:
-    """Write a ``play`` session (its table, or a match seated from ``options``) to ``path``
-    (see :func:`write`); return the absolute path."""
-    if isinstance(match, Match):
-        seats = play_seats(options)
-        match = Table(MatchContest([s.name for s in seats], match=match), seats, dice=dice)
-    return save_table(path, options, match, dice, overwrite=overwrite)
+    """Write a session (its table, or a match or a chouette seated from ``options``:
+    :func:`match_table`, :func:`chouette_table`) to ``path`` (see :func:`write`); return
+    the absolute path. :func:`save_chouette` is the same function.
+
+    >>> import tempfile
+    >>> dice = SessionDice((6, 5, 4), seed=1)
+    >>> opts = ChouetteOptions((("a", "human"), ("b", "human"), ("c", "human")))
+    >>> c = Chouette(opts.names, dice=dice); c.roll(player=c.box)
+    >>> path = save_chouette(os.path.join(tempfile.mkdtemp(), "c.json"), opts, c, dice)
+    >>> opts2, c2, dice2 = load_chouette(path)
+    >>> (opts2, c2, dice2.drawn) == (opts, c, dice.drawn)
+    True
+    """
+    if isinstance(held, Match) and isinstance(options, PlayOptions):
+        held = match_table(options, dice, held)
+    elif isinstance(held, Chouette) and isinstance(options, ChouetteOptions):
+        held = chouette_table(options, dice, held)
+    elif not isinstance(held, Table):
+        raise TypeError(f"{type(held).__name__} saved with {type(options).__name__}")
+    return save_table(path, options, held, dice, overwrite=overwrite)
+
+
+save_chouette = save
 
 
 def load(path: str | os.PathLike[str]) -> tuple[PlayOptions, Match, SessionDice]:
@@ -361,31 +398,6 @@ def load(path: str | os.PathLike[str]) -> tuple[PlayOptions, Match, SessionDice]
 
 
 # -- backgammon chouette ------------------------------------------------------------------------
-
-
-def save_chouette(
-    path: str | os.PathLike[str],
-    options: ChouetteOptions,
-    chouette: Chouette | Table,
-    dice: SessionDice,
-    *,
-    overwrite: bool = True,
-) -> Path:
-    """Write a ``chouette`` session (its table, or a chouette seated from ``options``) to
-    ``path`` (see :func:`write`); return the absolute path.
-
-    >>> import tempfile
-    >>> dice = SessionDice((6, 5, 4), seed=1)
-    >>> opts = ChouetteOptions((("a", "human"), ("b", "human"), ("c", "human")))
-    >>> c = Chouette(opts.names, dice=dice); c.roll(player=c.box)
-    >>> path = save_chouette(os.path.join(tempfile.mkdtemp(), "c.json"), opts, c, dice)
-    >>> opts2, c2, dice2 = load_chouette(path)
-    >>> (opts2, c2, dice2.drawn) == (opts, c, dice.drawn)
-    True
-    """
-    if isinstance(chouette, Chouette):
-        chouette = Table(ChouetteContest(chouette.players, chouette=chouette), chouette_seats(options), dice=dice)
-    return save_table(path, options, chouette, dice, overwrite=overwrite)
 
 
 def load_chouette(path: str | os.PathLike[str]) -> tuple[ChouetteOptions, Chouette, SessionDice]:

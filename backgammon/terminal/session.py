@@ -36,13 +36,7 @@ The session reads lines through ``read_line`` (default :func:`input`) and writes
 
 from __future__ import annotations
 
-import os
-import time
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
-
-from rich.console import Console
 
 from ..match import Match
 from ..position import Position
@@ -50,9 +44,9 @@ from ..table import MatchContest, Narrator, Outcome, Table
 from ..table import commands as cmd
 from .dice import SessionDice
 from .frontend import Frontend, make_console
-from .options import PlayOptions, default_autosave_path, default_save_path, mirror_corner, rules_in_effect
+from .options import PlayOptions, mirror_corner, rules_in_effect
 from .prompts import Quit, resignation_text
-from .savefile import play_seats
+from .savefile import match_table
 from .view import MARKS, render, scene_of
 
 __all__ = ["DEFAULT_SAVE_NAME", "Session", "make_console"]
@@ -92,30 +86,9 @@ class Session(Frontend):
 
     HELP = _HELP
 
-    def __init__(
-        self,
-        options: PlayOptions,
-        *,
-        match: Match | None = None,
-        table: Table | None = None,
-        dice: SessionDice | None = None,
-        console: Console | None = None,
-        read_line: Callable[[str], str] | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-        save_path: str | os.PathLike[str] | None = None,
-    ) -> None:
-        dice = dice if dice is not None else SessionDice(options.dice_script, options.seed)
-        seats = play_seats(options)
-        resumed = match is not None or table is not None
-        if table is None:
-            if match is None:
-                table = Table.match(seats, options.match_length, options.rules, dice=dice)
-            else:
-                table = Table(MatchContest([s.name for s in seats], match=match), seats, dice=dice)
-        super().__init__(
-            options, table, dice, console=console, read_line=read_line, sleep=sleep,
-            save_path=save_path, resumed=resumed,
-        )
+    def __init__(self, options: PlayOptions, *, match: Match | None = None, **given: Any) -> None:
+        super().__init__(options, saved=match, **given)
+        table = self.table
         self.names: tuple[str, str] = (table.seats[0].name, table.seats[1].name)
         self._held: list[Any] = []  # the end of a game and the next game's start, told later
         bot = table.seats[1] if table.seats[1].is_bot else None
@@ -124,15 +97,15 @@ class Session(Frontend):
             with self.console.status(f"Preparing {bot.kind} (the first start after installing takes a while)..."):
                 table.bot(bot.name)
 
+    def new_table(self, options: PlayOptions, dice: SessionDice, saved: Match | None) -> Table:
+        return match_table(options, dice, saved)
+
     @property
     def match(self) -> Match:
         """The match played."""
         contest = self.table.contest
         assert isinstance(contest, MatchContest)
         return contest.match
-
-    def _default_path(self, autosave: bool) -> Path:
-        return default_autosave_path() if autosave else default_save_path()
 
     def _done(self) -> bool:
         return self.match.is_over()

@@ -27,6 +27,7 @@ Money game, game 1 - Score: You 0, pubeval 0
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -224,51 +225,30 @@ def render(scene: Scene, width: int | None = None) -> Text:
     frame = _FRAME
 
     def wrap(left: Text, mid: Text, right: Text, tray: Text, edge: str, bar_edge: str) -> Text:
+        # the frame's pieces, left to right: the tray is beside the home board's side
+        board = [(edge, left), (bar_edge, mid), (bar_edge, right)]
+        tray_piece = [(edge, tray)]
+        pieces = board + tray_piece if home_right else tray_piece + board
         line = Text()
-        pieces = [left, mid, right]
-        if home_right:
-            line.append(edge, style=frame)
-            line.append_text(left)
-            line.append(bar_edge, style=frame)
-            line.append_text(mid)
-            line.append(bar_edge, style=frame)
-            line.append_text(right)
-            line.append(edge, style=frame)
-            line.append_text(tray)
-            line.append(edge, style=frame)
-        else:
-            line.append(edge, style=frame)
-            line.append_text(tray)
-            line.append(edge, style=frame)
-            line.append_text(left)
-            line.append(bar_edge, style=frame)
-            line.append_text(mid)
-            line.append(bar_edge, style=frame)
-            line.append_text(right)
-            line.append(edge, style=frame)
-        del pieces
+        for separator, text in pieces:
+            line.append(separator, style=frame)
+            line.append_text(text)
+        line.append(edge, style=frame)
         return line
 
-    board_lines: list[Text] = []
     dashes = Text("---", style=frame)
-    board_lines.append(
-        wrap(
-            _labels(top[:6], numbering_is_viewer),
-            dashes,
-            _labels(top[6:], numbering_is_viewer),
-            dashes,
-            "+",
-            "+",
-        )
-    )
-    for row in range(_HEIGHT):  # the top half: row 0 at the top edge
-        left = Text().join(point(p, row) for p in top[:6])
-        right = Text().join(point(p, row) for p in top[6:])
-        board_lines.append(
-            wrap(
-                left, bar_cell(bottom_player, _HEIGHT - 1 - row), right, tray_cell(top_player, row), "|", "|"
-            )
-        )
+
+    def labels(points: list[int]) -> Text:
+        return wrap(_labels(points[:6], numbering_is_viewer), dashes,
+                    _labels(points[6:], numbering_is_viewer), dashes, "+", "+")
+
+    def half(points: Sequence[int], rows: Iterable[int], bar_player: int, tray_player: int) -> list[Text]:
+        return [
+            wrap(Text().join(point(p, row) for p in points[:6]), bar_cell(bar_player, _HEIGHT - 1 - row),
+                 Text().join(point(p, row) for p in points[6:]), tray_cell(tray_player, row), "|", "|")
+            for row in rows
+        ]
+
     cube = f"cube {scene.cube_value}"
     if scene.cube_offered:
         cube = f"cube {scene.cube_value} (offered)"
@@ -281,27 +261,14 @@ def render(scene: Scene, width: int | None = None) -> Text:
     dice_style = STYLES[scene.on_roll] if scene.on_roll is not None else ""
     dice_text = Text(f"{dice:^18}", style=dice_style)
     halves = (cube_text, dice_text) if home_right else (dice_text, cube_text)
-    board_lines.append(
-        wrap(halves[0], Text("BAR", style=frame), halves[1], Text("off", style=_LABEL), "|", "|")
-    )
-    for row in range(_HEIGHT - 1, -1, -1):  # the bottom half: row 0 at the bottom edge
-        left = Text().join(point(p, row) for p in bottom[:6])
-        right = Text().join(point(p, row) for p in bottom[6:])
-        board_lines.append(
-            wrap(
-                left, bar_cell(top_player, _HEIGHT - 1 - row), right, tray_cell(bottom_player, row), "|", "|"
-            )
-        )
-    board_lines.append(
-        wrap(
-            _labels(bottom[:6], numbering_is_viewer),
-            dashes,
-            _labels(bottom[6:], numbering_is_viewer),
-            dashes,
-            "+",
-            "+",
-        )
-    )
+    centre = wrap(halves[0], Text("BAR", style=frame), halves[1], Text("off", style=_LABEL), "|", "|")
+    board_lines = [
+        labels(top),
+        *half(top, range(_HEIGHT), bottom_player, top_player),  # row 0 at the top edge
+        centre,
+        *half(bottom, range(_HEIGHT - 1, -1, -1), top_player, bottom_player),  # row 0 at the bottom edge
+        labels(bottom),
+    ]
 
     panel = _panel(scene, board, top_player, bottom_player, bar, off)
     out = Text()
