@@ -35,7 +35,7 @@ and replays to an equal game, without the dice source.
 >>> game.double()
 Traceback (most recent call last):
 ...
-backgammon.errors.IllegalActionError: double by player 1: the dice are already rolled; a double comes before the roll (R28) [Position ID sGfwATDgc/ABMA]
+backgammon.errors.IllegalActionError: double by player 1: player 0 owns the cube; only its owner may redouble (R27) [Position ID sGfwATDgc/ABMA]
 >>> Game.from_json(game.to_json()) == game
 True
 """
