@@ -269,6 +269,28 @@ def test_old_chouette_files_without_corner_load(tmp_path: Path) -> None:
     assert savefile.load_chouette(path)[0] == opts
 
 
+def test_chouette_files_of_the_format_before_the_table_load(tmp_path: Path) -> None:
+    """A save of the earlier format: the chouette's own JSON (``backgammon-chouette``) with
+    the ``"terminal"`` key (options and dice) loads, seated from its options, and resumes."""
+    dice = SessionDice((6, 5, 4, 3, 1), seed=1)
+    opts = ChouetteOptions((("Ann", "human"), ("Bob", "human"), ("pubeval", "pubeval")), seed=3)
+    c = Chouette(opts.names, dice=dice)
+    c.roll(player=c.box)
+    data = c.to_dict()
+    assert data["format"] == "backgammon-chouette"
+    data["terminal"] = {"version": 1, "options": opts.to_dict(), "dice": dice.state()}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    opts2, c2, dice2 = savefile.load_chouette(path)
+    assert (opts2, c2, dice2.drawn) == (opts, c, dice.drawn)
+    options, table, _ = savefile.load_table(path, "chouette")
+    assert [(s.name, s.kind) for s in table.seats] == [("Ann", "human"), ("Bob", "human"), ("pubeval", "pubeval")]
+    assert table.seats[2].seed == 5  # --seed + its place
+    # and it is a chouette, not a game
+    with pytest.raises(savefile.SaveError, match="not a valid saved game"):
+        savefile.load(path)
+
+
 # -- the command line ---------------------------------------------------------------------------
 
 

@@ -685,3 +685,46 @@ def test_moves_into_a_closed_pipe_exits_quietly() -> None:
     errors = child.stderr.read()
     assert child.wait(timeout=60) == PIPE_CLOSED == 141
     assert errors == b""
+
+
+# -- prompts: the cube, the dice, the numbering, match hints --------------------------------
+
+
+def test_d_asks_before_doubling_and_double_does_not() -> None:
+    # `d` at the roll prompt asks first; `n` keeps the cube where it is
+    run = Run(["8/5 6/5", "", "d", "n", "d", "y", "take", "quit", "n"],
+              dice=SessionDice((3, 1, 6, 2, 5, 4)), opponent="human")
+    text = run.text
+    assert "O: Enter to roll, or double > d\nDouble to 2? [y/N] > n\nNo double.\n" in text
+    assert text.count("Double to 2? [y/N]") == 2 and text.count("O doubles to 2.") == 1
+    assert "X takes: the cube is at 2, owned by X." in text
+    # `double` typed in full doubles at once
+    run = Run(["8/5 6/5", "", "double", "quit", "n"], dice=SessionDice((3, 1, 6, 2)), opponent="human")
+    assert "O: Enter to roll, or double > double\nO doubles to 2." in run.text
+    assert "[y/N]" not in run.text
+    # `d` at the play prompt (and at the confirm prompt) never doubles
+    run = Run(["d", "8/5 6/5", "d", "", "quit", "n"], dice=SessionDice((3, 1)), opponent="human")
+    assert run.text.count("No double now: the dice are already rolled") == 2
+    assert "doubles to" not in run.text and "[y/N]" not in run.text
+    assert "X plays 8/5 6/5." in run.text
+
+
+def test_dice_are_shown_higher_first() -> None:
+    # O wins the opening roll with X's 1 and O's 3: O plays "3-1", not "1-3"
+    run = Run(["quit", "n"], dice=SessionDice((1, 3)), opponent="human")
+    assert "O: play 3-1 > " in run.text and "1-3" not in run.text
+
+
+def test_a_bots_play_is_told_in_the_viewers_numbering() -> None:
+    # pubeval (O) opens 3-1 with 8/5 6/5 from its side: X reads it in X's numbering
+    run = Run(["quit", "n"], dice=SessionDice((1, 3)), opponent="pubeval", seed=1)
+    assert "pubeval plays 17/20 19/20." in run.text
+    assert "pubeval plays 8/5 6/5." not in run.text
+
+
+def test_hint_in_a_match_ranks_by_match_winning_chances() -> None:
+    run = Run(["hint", "quit", "n"], dice=SessionDice((3, 1)), opponent="human",
+              rules=Rules(match_length=3))
+    text = run.text
+    assert "match winning chances" in text and "MWC" in text
+    assert re.search(r"8/5 6/5 +\d+\.\d\d%", text)

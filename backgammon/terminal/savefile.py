@@ -333,15 +333,12 @@ def load_table(path: str | os.PathLike[str], kind: str = "game") -> tuple[Any, T
         elif fmt != f"backgammon-{expected}":
             raise BackgammonError(f"format {fmt!r}: expected a saved table or {expected}")
         elif chouette:
-            seats = chouette_seats(options)
-            c = Chouette.from_dict(data, dice=dice)
-            table = Table(ChouetteContest(c.players, chouette=c), seats, dice=dice)
+            table = chouette_table(options, dice, Chouette.from_dict(data, dice=dice))
         else:
             match = Match.from_dict(data, dice=dice)
             if options is None:
                 options = PlayOptions(rules=match.rules)
-            seats = play_seats(options)
-            table = Table(MatchContest([s.name for s in seats], match=match), seats, dice=dice)
+            table = match_table(options, dice, match)
         if options is None:
             options = PlayOptions(rules=table.contest.rules)
         names = options.names
