@@ -171,12 +171,12 @@ def test_match_reaches_crawford(tmp_path: Path) -> None:
     out = p.answer("X: play 4-3 > ", "double")
     assert "Game 2 - the Crawford game" in out and "Opening roll: X 4, O 3" in out
     out = p.answer("X: play 4-3 > ", "24/20 13/10")
-    assert "No double now: the dice are already rolled; a double comes before the roll (R28)" in out
+    assert "No double now: nobody may double in the Crawford game (R33)" in out
     p.answer("X: Enter to confirm", "")
     out = p.answer("O: play 6-5 > ", "double")
     assert "(Crawford game: no doubling)" in out
     out = p.answer("O: play 6-5 > ", "24/13")
-    assert "No double now: the dice are already rolled; a double comes before the roll (R28)" in out
+    assert "No double now: nobody may double in the Crawford game (R33)" in out
     p.answer("O: Enter to confirm", "")
     p.answer("X: play 2-1 > ", "resign")
     out = p.answer("O: X offers to resign a single game (1 point): accept or decline? > ", "a")

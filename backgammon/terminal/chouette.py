@@ -67,7 +67,7 @@ from .chouette_options import (
     parse_players,
 )
 from .dice import SessionDice
-from .frontend import Frontend
+from .frontend import DOUBLE_WORDS, ROLL_WORDS, Frontend
 from .options import HUMAN, mirror_corner, rules_in_effect
 from .prompts import LEVEL_NAMES, LEVELS, shown
 from .savefile import CHOUETTE_AUTOSAVE, CHOUETTE_SAVE, chouette_table
@@ -227,9 +227,7 @@ class ChouetteSession(Frontend):
     @property
     def chouette(self) -> Chouette:
         """The chouette played."""
-        contest = self.table.contest
-        assert isinstance(contest, ChouetteContest)
-        return contest.chouette
+        return self.contest_as(ChouetteContest).chouette
 
     def viewer(self) -> str | None:
         """Plays are told in the numbering of the first person at the keyboard (the box's
@@ -542,26 +540,21 @@ class ChouetteSession(Frontend):
         what = "double" if is_box or len(people) == 1 else "double [NAME]"
         now = f"press Enter to roll{', or ' + what if can else ''}"
         prompt = f"{self._who(name)}: Enter to roll{', or ' + what if can else ''} > "
-        while True:
-            line, word, rest = self.ask(prompt)
-            if word in ("", "roll", "r"):
-                if self.act(name, cmd.Roll(), word or "roll", now):
-                    return
-            elif word in ("double", "d") and is_box:
-                if rest:
-                    self.error("The box doubles every member at once: just `double`.")
-                elif self.double(name, word, command, 2 * c.stakes[c.team[0]].cube, now):
-                    return
-            elif word in ("double", "d"):
-                if self._propose(rest, name, people, word, now):
-                    return
-            elif word == "resign":
-                if self._resign(rest, name, people):
-                    return
-            elif word == "hint":
-                self._cube_hint(name)
-            else:
-                self.other(name, line, word, now, looks=f"Roll first: {now}.")
+
+        def double(word: str, rest: str) -> bool:
+            if not is_box:
+                return self._propose(rest, name, people, word, now)
+            if rest:
+                self.error("The box doubles every member at once: just `double`.")
+                return False
+            return self.double(name, word, command, 2 * c.stakes[c.team[0]].cube, now)
+
+        self.prompt_loop(prompt, {
+            **dict.fromkeys(ROLL_WORDS, lambda word, rest: self.act(name, cmd.Roll(), word or "roll", now)),
+            **dict.fromkeys(DOUBLE_WORDS, double),
+            "resign": lambda word, rest: self._resign(rest, name, people),
+            "hint": lambda word, rest: self._cube_hint(name),
+        }, lambda line, word, rest: self.other(name, line, word, now, looks=f"Roll first: {now}."))
 
     def _team_prompt(self, people: Sequence[str]) -> None:
         """The team's people before a bot captain rolls: one may propose a double or resign;
@@ -572,22 +565,18 @@ class ChouetteSession(Frontend):
         what = "double" if one else "double NAME"
         now = f"press Enter for {mover} to roll, or {what} to propose a team double"
         prompt = f"{', '.join(people)} (team): Enter for {mover} to roll, or {what} > "
-        while True:
-            line, word, rest = self.ask(prompt)
-            if word in ("", "roll", "r"):
-                for person in people:
-                    self.table.submit(person, cmd.Ready())
-                return
-            if word in ("double", "d"):
-                if self._propose(rest, one, people, word, now):
-                    return
-            elif word == "resign":
-                if self._resign(rest, one, people):
-                    return
-            elif word == "hint":
-                self._cube_hint(one or people[0])
-            else:
-                self.other(one or people[0], line, word, now)
+
+        def roll(word: str, rest: str) -> bool:
+            for person in people:
+                self.table.submit(person, cmd.Ready())
+            return True
+
+        self.prompt_loop(prompt, {
+            **dict.fromkeys(ROLL_WORDS, roll),
+            **dict.fromkeys(DOUBLE_WORDS, lambda word, rest: self._propose(rest, one, people, word, now)),
+            "resign": lambda word, rest: self._resign(rest, one, people),
+            "hint": lambda word, rest: self._cube_hint(one or people[0]),
+        }, lambda line, word, rest: self.other(one or people[0], line, word, now))
 
     def _answer(self, name: str, prompt: str, now: str, answers: Mapping[str, cmd.Command], first: str) -> None:
         """A prompt that waits for one of ``answers`` (a vote, an answer to a double or to a

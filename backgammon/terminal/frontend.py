@@ -22,9 +22,9 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Any, ClassVar
+from typing import IO, Any, ClassVar, TypeVar
 
 from rich.console import Console
 
@@ -37,7 +37,15 @@ from .dice import SessionDice
 from .prompts import LEVELS, Prompter, Quit, read_line as read_terminal_line, shown
 from .view import STYLES
 
-__all__ = ["WORDS", "Frontend", "make_console"]
+__all__ = ["DOUBLE_WORDS", "ROLL_WORDS", "WORDS", "Frontend", "Handler", "make_console"]
+
+_C = TypeVar("_C")
+#: What a word typed at a prompt does, given the word and the rest of the line: True when the
+#: prompt is done (:meth:`Frontend.prompt_loop`).
+Handler = Callable[[str, str], "bool | None"]
+#: The words that roll (Enter alone too) and that double.
+ROLL_WORDS = ("", "roll", "r")
+DOUBLE_WORDS = ("double", "d")
 
 #: The commands that the short words typed at a prompt stand for (to say why they are refused).
 WORDS: dict[str, cmd.Command] = {
@@ -152,6 +160,12 @@ class Frontend:
         """The table of a new session (``saved`` None) or of a saved match or chouette,
         seated from ``options``."""
         raise NotImplementedError
+
+    def contest_as(self, kind: type[_C]) -> _C:
+        """The table's contest, which is a ``kind`` (``MatchContest``, ``ChouetteContest``)."""
+        contest = self.table.contest
+        assert isinstance(contest, kind)
+        return contest
 
     def _welcome(self) -> None:
         raise NotImplementedError
@@ -310,6 +324,19 @@ class Frontend:
         """A line from the keyboard, its first word (lower case) and the rest."""
         line = self.prompts.read(prompt)
         return (line, *split(line))
+
+    def prompt_loop(self, prompt: str, handlers: Mapping[str, Handler],
+                    otherwise: Callable[[str, str, str], None]) -> None:
+        """Ask at ``prompt`` until a handler says the prompt is done: ``handlers`` maps the
+        first word typed to what it does; any other line goes to ``otherwise(line, word,
+        rest)``."""
+        while True:
+            line, word, rest = self.ask(prompt)
+            handler = handlers.get(word)
+            if handler is None:
+                otherwise(line, word, rest)
+            elif handler(word, rest):
+                return
 
     def draw(self, *, force: bool = False, board: Position | None = None, note: str = "") -> None:
         raise NotImplementedError

@@ -43,7 +43,7 @@ from ..position import Position
 from ..table import MatchContest, Narrator, Outcome, Table
 from ..table import commands as cmd
 from .dice import SessionDice
-from .frontend import Frontend, make_console
+from .frontend import DOUBLE_WORDS, ROLL_WORDS, Frontend, make_console
 from .options import PlayOptions, mirror_corner, rules_in_effect
 from .prompts import Quit, resignation_text
 from .savefile import match_table
@@ -103,9 +103,7 @@ class Session(Frontend):
     @property
     def match(self) -> Match:
         """The match played."""
-        contest = self.table.contest
-        assert isinstance(contest, MatchContest)
-        return contest.match
+        return self.contest_as(MatchContest).match
 
     def _done(self) -> bool:
         return self.match.is_over()
@@ -286,21 +284,13 @@ class Session(Frontend):
         now = "press Enter to roll" + (", or `double`" if can else "")
         prompt = f"{self._who(player)}: Enter to roll{', or double' if can else ''} > "
         cube = 2 * self.match.game.cube_value
-        while True:
-            line, word, rest = self.ask(prompt)
-            if word in ("", "roll", "r"):
-                if self.act(seat, cmd.Roll(), word or "roll", now):
-                    return
-            elif word in ("double", "d"):
-                if self.double(seat, word, cmd.Double(), cube, now):
-                    return
-            elif word == "resign":
-                if self._resign(seat, rest):
-                    return
-            elif word == "hint":
-                self._cube_hint(seat, answering=False)
-            else:
-                self.other(seat, line, word, now, looks=f"Roll first: press Enter to roll{', or type double' if can else ''}.")
+        looks = f"Roll first: press Enter to roll{', or type double' if can else ''}."
+        self.prompt_loop(prompt, {
+            **dict.fromkeys(ROLL_WORDS, lambda word, rest: self.act(seat, cmd.Roll(), word or "roll", now)),
+            **dict.fromkeys(DOUBLE_WORDS, lambda word, rest: self.double(seat, word, cmd.Double(), cube, now)),
+            "resign": lambda word, rest: self._resign(seat, rest),
+            "hint": lambda word, rest: self._cube_hint(seat, answering=False),
+        }, lambda line, word, rest: self.other(seat, line, word, now, looks=looks))
 
     def _human_cube(self, seat: str, player: int) -> None:
         self.draw()
@@ -311,24 +301,21 @@ class Session(Frontend):
         now = f"{choices} the double to {offer.cube}"
         prompt = f"{self._who(player)}: {offer.by} doubles to {offer.cube}: {choices}? > "
         answers = {"take": cmd.Take(), "t": cmd.Take(), "pass": cmd.Pass(), "p": cmd.Pass(), "drop": cmd.Pass(), "beaver": cmd.Beaver()}
-        while True:
-            line, word, rest = self.ask(prompt)
-            if word in answers:
-                if self.act(seat, answers[word], word, now):
-                    return
-            elif word == "resign":
-                if self._resign(seat, rest):
-                    return
-            elif word == "hint":
-                self._cube_hint(seat, answering=True)
-            elif word in ("double", "d"):
-                self.error(f"A double is already offered: {now}.")
-            elif self.common(word, rest, now):
+
+        def otherwise(line: str, word: str, rest: str) -> None:
+            if self.common(word, rest, now):
                 pass
             elif word in self._KNOWN or word == "":
                 self.error(f"Answer the double first: {now}.")
             else:
                 self.prompts.unknown(line, now)
+
+        self.prompt_loop(prompt, {
+            **dict.fromkeys(answers, lambda word, rest: self.act(seat, answers[word], word, now)),
+            "resign": lambda word, rest: self._resign(seat, rest),
+            "hint": lambda word, rest: self._cube_hint(seat, answering=True),
+            **dict.fromkeys(DOUBLE_WORDS, lambda word, rest: self.error(f"A double is already offered: {now}.")),
+        }, otherwise)
 
     _KNOWN = frozenset({"roll", "r", "accept", "a", "decline", "undo", "u", "done", "ok", "list", "l", "agree", "refuse"})
 
