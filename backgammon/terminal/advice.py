@@ -201,7 +201,7 @@ def cube_lines(advice: CubeAdvice, who: str = EXPERT) -> list[str]:
         return [f"{PUBEVAL}'s advice: {'double' if advice.double else 'no double: roll'}."]
     if not advice.available:
         return [f"{who}'s cube advice: no cube action now (you cannot double): roll the dice.",
-                *_chances(advice.probabilities)]
+                *_chances(advice.probabilities, "your chances: ")]
     action = {
         "no double": "no double: roll",
         "double, take": "double (the opponent should take)",
@@ -214,7 +214,7 @@ def cube_lines(advice: CubeAdvice, who: str = EXPERT) -> list[str]:
     lines = [f"{who}'s cube advice: {action}.", f"  values for you ({_unit_words(unit, cubeful=True)}):"]
     for name, value in rows:
         lines.append(f"    {name:<13} {_value(value, unit):>8}")
-    return lines + _chances(advice.probabilities)
+    return lines + _chances(advice.probabilities, "your chances: ")
 
 
 def take_lines(advice: TakeAdvice, who: str = EXPERT) -> list[str]:

@@ -309,8 +309,11 @@ def _panel(
 
     def name(player: int) -> Text:
         text = Text(MARKS[player], style=STYLES[player])
-        if scene.names[player] != MARKS[player]:
-            text.append(f"  {scene.names[player]}", style=STYLES[player])
+        label = scene.names[player]
+        if label != MARKS[player]:
+            if scene.on_roll == player and label.endswith(")"):  # "Ann (captain, on roll)"
+                return text.append(f"  {label[:-1]}, on roll)", style=STYLES[player])
+            text.append(f"  {label}", style=STYLES[player])
         if scene.on_roll == player:
             text.append(" (on roll)")
         return text
