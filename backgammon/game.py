@@ -158,6 +158,20 @@ class Action(Enum):
     DECLINE = "decline"
 
 
+#: The phases in which each action can be taken at all (who may take it is checked apart).
+_ALLOWED_IN: dict[Action, tuple[Phase, ...]] = {
+    Action.ROLL: (Phase.OPENING, Phase.ROLL),
+    Action.DOUBLE: (Phase.ROLL,),
+    Action.PLAY: (Phase.PLAY,),
+    Action.TAKE: (Phase.CUBE,),
+    Action.PASS: (Phase.CUBE,),
+    Action.BEAVER: (Phase.CUBE,),
+    Action.RESIGN: (Phase.ROLL, Phase.PLAY, Phase.CUBE),
+    Action.ACCEPT: (Phase.RESIGN,),
+    Action.DECLINE: (Phase.RESIGN,),
+}
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -400,17 +414,7 @@ class Game(Logged):
         phase = self._phase
         if phase is Phase.OVER:
             return "the game is over"
-        allowed = {
-            Action.ROLL: (Phase.OPENING, Phase.ROLL),
-            Action.DOUBLE: (Phase.ROLL,),
-            Action.PLAY: (Phase.PLAY,),
-            Action.TAKE: (Phase.CUBE,),
-            Action.PASS: (Phase.CUBE,),
-            Action.BEAVER: (Phase.CUBE,),
-            Action.RESIGN: (Phase.ROLL, Phase.PLAY, Phase.CUBE),
-            Action.ACCEPT: (Phase.RESIGN,),
-            Action.DECLINE: (Phase.RESIGN,),
-        }[action]
+        allowed = _ALLOWED_IN[action]
         if phase in allowed:
             return None
         if phase is Phase.CUBE:
