@@ -29,6 +29,12 @@ def _people_match(script: list[object], length: int = 0, rules: Rules | None = N
     return Table.match([Seat("ann"), Seat("bob")], length, rules, dice=ScriptedDice(script))  # type: ignore[arg-type]
 
 
+def _table_at(position: Position, dice: tuple[int, int]) -> Table:
+    """A money table of people, ann (player 0) to play ``dice`` in ``position``."""
+    match = Match.from_xgid(Game.from_position(position, player=0, dice=dice).xgid())
+    return Table(MatchContest(("ann", "bob"), match=match), [Seat("ann"), Seat("bob")])
+
+
 def _state(table: Table) -> str:
     return json.dumps(table.to_dict(), sort_keys=True)
 
@@ -77,13 +83,7 @@ def test_r42_steps_one_checker_at_a_time() -> None:
 def test_r42_step_refused_when_it_cannot_start_a_legal_play() -> None:
     # X: two checkers on the bar; O holds X's 20-24 points, X's 19 is open
     position = Position(tuple([0] * 5 + [13] + [0] * 18 + [2]), tuple([2] * 5 + [0] * 20))
-    game = Game.from_position(position, player=0, dice=(6, 5))
-    match = Match(0)
-    contest = MatchContest(("ann", "bob"), match=match)
-    # drive a table over a set-up game: replace the match's game by the set-up one
-    match._games[-1] = game  # noqa: SLF001 - a set-up position for the test
-    game._on_end = match._game_over  # noqa: SLF001
-    t = Table(contest, [Seat("ann"), Seat("bob")], dice=ScriptedDice([]))
+    t = _table_at(position, (6, 5))
     assert [str(m) for m in t.contest.legal_moves()] == ["bar/19"]
     refusal = t.submit("ann", cmd.Step(25, 5)).refusal  # bar/20 with the 5 is blocked
     assert refusal is not None
@@ -94,11 +94,7 @@ def test_r42_step_refused_when_it_cannot_start_a_legal_play() -> None:
 
 def test_confirm_plays_a_forced_or_empty_play_at_once() -> None:
     position = Position(tuple([0] * 5 + [13] + [0] * 18 + [2]), tuple([2] * 6 + [0] * 19))
-    game = Game.from_position(position, player=0, dice=(6, 5))
-    match = Match(0)
-    match._games[-1] = game  # noqa: SLF001
-    game._on_end = match._game_over  # noqa: SLF001
-    t = Table(MatchContest(("ann", "bob"), match=match), [Seat("ann"), Seat("bob")])
+    t = _table_at(position, (6, 5))
     assert len(t.contest.legal_moves()) == 0 and "confirm" in t.actions("ann")
     assert [e.type for e in t.submit("ann", cmd.Confirm()).events] == ["play"]
     assert t.contest.events[-1].move.is_pass()
@@ -398,11 +394,7 @@ def test_r39_a_bot_captain_does_not_propose_again_after_a_refusal() -> None:
 
 def test_narration_of_a_passed_turn_names_the_dice_after_a_resume() -> None:
     position = Position(tuple([0] * 5 + [13] + [0] * 18 + [2]), tuple([2] * 6 + [0] * 19))
-    game = Game.from_position(position, player=0, dice=(5, 6))
-    match = Match(0)
-    match._games[-1] = game  # noqa: SLF001
-    game._on_end = match._game_over  # noqa: SLF001
-    t = Table(MatchContest(("ann", "bob"), match=match), [Seat("ann"), Seat("bob")])
+    t = _table_at(position, (5, 6))
     events = t.submit("ann", cmd.Confirm()).events  # no legal play (R11)
     resumed = Table.from_dict(t.to_dict())
     assert [line.text for line in Narrator(resumed, "ann").lines(events)] == [
