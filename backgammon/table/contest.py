@@ -31,7 +31,6 @@ from typing import Any, ClassVar
 from ..chouette import Chouette, ChouetteAction, ChouettePhase, Side
 from ..dice import DiceSource
 from ..errors import BackgammonError, Refusal
-from ..events import Resign as ResignEvent
 from ..game import Action, Game, Phase
 from ..match import Match
 from ..matchid import MatchState
@@ -201,22 +200,20 @@ class Contest(abc.ABC):
 
     def turn_key(self) -> tuple[int, int]:
         """The current turn: (game number, plays made in the game); it changes with each play."""
-        return (self.game_number, sum(1 for e in self.game().events if e.type == "play"))
+        return (self.game_number, sum(1 for e in self._game_log() if e.type == "play"))
 
     def resignations_offered(self, seat: str) -> int:
         """The highest resignation ``seat`` offered in the current game (0: none)."""
-        side = self.side(seat)
-        levels = [
-            e.level
-            for e in self._game_log()
-            if isinstance(e, ResignEvent) and self._seat_of_event(e.player) in (seat, side)
-        ]
+        log = self._game_log()
+        levels = [e.level for e in log if e.type == "resign" and self._seat_of_event(e.player) == seat]
         return max(levels, default=0)
 
     def _game_log(self) -> Sequence[Any]:
+        """The current game's events."""
         return self.game().events
 
     def _seat_of_event(self, player: Any) -> Any:
+        """The seat an event's ``player`` names (a match logs players as 0 and 1)."""
         return player
 
 
@@ -486,13 +483,6 @@ class ChouetteContest(Contest):
         log = self.chouette.events
         start = max((i for i, e in enumerate(log) if e.type == "game_start"), default=0)
         return log[start:]
-
-    def resignations_offered(self, seat: str) -> int:
-        levels = [e.level for e in self._game_log() if e.type == "resign" and e.player == seat]
-        return max(levels, default=0)
-
-    def turn_key(self) -> tuple[int, int]:
-        return (self.game_number, sum(1 for e in self._game_log() if e.type == "play"))
 
     def proposed_this_turn(self) -> bool:
         for event in reversed(self.chouette.events):

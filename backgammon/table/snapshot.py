@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..chouette import Side
+from ..errors import BackgammonError
 from ..position import Position
 from .contest import ChouetteContest, MatchContest, Offer
 
@@ -177,7 +178,7 @@ def snapshot(table: Table, viewer: str | None) -> Snapshot:
         crawford, post = m.crawford, m.post_crawford
         try:
             match_id = m.match_id()
-        except Exception:  # a cube too high for a Match ID
+        except BackgammonError:  # a cube too high for a Match ID
             match_id = None
         last = m.games[-2].result if contest.phase() == "opening" and len(m.games) > 1 else game.result
         result = None if last is None else str(last)
