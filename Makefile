@@ -1,5 +1,5 @@
 # Two commands do all set-up on a fresh clone:
-#   make play   create the virtualenv, install, start the program
+#   make play   create the virtualenv, install, start the site (backgammon serve)
 #   make test   install what the tests need, run them all (mypy --strict included)
 PYTHON ?= python3
 VENV   := .venv
@@ -24,7 +24,7 @@ install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
 play: install
-	$(BIN)/backgammon play
+	$(BIN)/backgammon serve
 
 test: install-test
 	$(BIN)/mypy --strict backgammon
