@@ -12,7 +12,10 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "backgammon"
 
 #: layer of each top-level part of the package
-_LAYER = {"core": 0, "progress": 0, "engine": 1, "bots": 1, "table": 2, "terminal": 3, "cli": 4}
+_LAYER = {"core": 0, "progress": 0, "engine": 1, "bots": 1, "table": 2, "terminal": 3, "server": 3, "cli": 4}
+
+#: the front ends: each stands on the table layer alone, never on another front end
+_FRONT_ENDS = {"terminal", "server"}
 
 
 def _part(module: str) -> str:
@@ -21,7 +24,7 @@ def _part(module: str) -> str:
     if len(parts) == 1:
         return "core"
     head = parts[1]
-    if head in ("engine", "bots", "table", "terminal", "cli", "progress"):
+    if head in ("engine", "bots", "table", "terminal", "server", "cli", "progress"):
         return head
     return "core"
 
@@ -66,6 +69,8 @@ def test_each_module_imports_only_its_layer_and_below(path: Path) -> None:
             bad.append(f"line {line}: {name} ({other})")
         elif _LAYER[other] > _LAYER[me]:
             bad.append(f"line {line}: {name} ({other} is above {me})")
+        elif me in _FRONT_ENDS and other in _FRONT_ENDS and other != me:
+            bad.append(f"line {line}: {name} (the {me} front end may not use the {other} front end)")
     assert not bad, f"{path.relative_to(PACKAGE)} imports from a higher layer: {bad}"
 
 
