@@ -1,0 +1,476 @@
+"""The server's database: tables, their committed commands (events) and chat.
+
+SQLAlchemy 2 Core over SQLite (the default, one file) or PostgreSQL (by URL). The schema is
+made and upgraded by the Alembic revisions in ``backgammon/server/migrations/``, run by
+:class:`Store` itself when it opens the database; nothing else creates tables.
+
+Every command of a table is one transaction (:meth:`Store.commit`): the event row and the
+table's new state go in together or not at all, and a second writer that read the same
+``seq`` is refused (:class:`StaleWrite`) instead of overwriting the first.
+
+>>> import tempfile, os
+>>> from datetime import datetime, timezone
+>>> folder = tempfile.mkdtemp()
+>>> store = Store(f"sqlite:///{folder}/club.sqlite3")
+>>> now = datetime.now(timezone.utc)
+>>> store.create(TableRecord("abcdefghij", "match", {"length": 3}, {}, {"table": {}}, 0,
+...                          "waiting", now, now))
+>>> store.commit("abcdefghij", 1, "ann", {"type": "roll"}, [{"type": "rolled"}], {"table": 1}, "playing")
+>>> store.load("abcdefghij").seq
+1
+>>> [e.command for e in store.events("abcdefghij")]
+[{'type': 'roll'}]
+>>> store.commit("abcdefghij", 1, "bob", None, [], {}, "playing")
+Traceback (most recent call last):
+...
+backgammon.server.store.StaleWrite: table abcdefghij has moved on: command 1 is already committed (the table is at 1), so this write was dropped; reload the table and try again
+>>> store.close()
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import StaticPool
+
+from backgammon.errors import BackgammonError
+
+__all__ = [
+    "TableRecord",
+    "EventRow",
+    "ChatRow",
+    "Store",
+    "StoreError",
+    "StaleWrite",
+    "UnknownTable",
+    "metadata",
+    "state_dir",
+    "default_url",
+    "normalize_url",
+    "MIGRATIONS",
+]
+
+#: The folder of the Alembic environment (``env.py``, ``versions/``).
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: How long (ms) a SQLite writer waits for another one before giving up.
+SQLITE_BUSY_MS = 10_000
+
+# -- the schema (the Alembic revisions must build exactly this; a test compares them) --------
+
+metadata = sa.MetaData()
+
+tables_t = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("settings", sa.JSON, nullable=False),
+    sa.Column("tokens", sa.JSON, nullable=False),
+    sa.Column("state", sa.JSON, nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_tables_status", "status"),
+    sa.Index("ix_tables_updated", "updated"),
+)
+
+events_t = sa.Table(
+    "events",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Text, nullable=True),
+    sa.Column("command", sa.JSON(none_as_null=True), nullable=True),
+    sa.Column("events", sa.JSON, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
+chat_t = sa.Table(
+    "chat",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column(
+        "table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("spectator", sa.Boolean, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_chat_table_id", "table_id", "id"),
+)
+
+
+# -- records ---------------------------------------------------------------------------------
+
+
+@dataclass
+class TableRecord:
+    """One table as stored.
+
+    ``tokens`` maps each seat name to the sha256 hex of its token (never the token itself);
+    ``state`` is ``{"table": Table.to_dict(), "fair": FairDice.to_dict()}``; ``seq`` counts
+    the commands committed so far. Datetimes come back timezone-aware (UTC).
+    """
+
+    id: str
+    kind: str
+    settings: dict[str, Any]
+    tokens: dict[str, str]
+    state: dict[str, Any]
+    seq: int
+    status: str
+    created: datetime
+    updated: datetime
+
+
+@dataclass(frozen=True)
+class EventRow:
+    """One committed command: number ``seq`` (1, 2, ...) of its table, who sent it (``seat``,
+    ``None`` for the server itself), the command and the events it produced."""
+
+    table_id: str
+    seq: int
+    seat: str | None
+    command: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    at: datetime
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    """One chat line; ``id`` grows with time across the whole database."""
+
+    id: int
+    table_id: str
+    name: str
+    text: str
+    spectator: bool
+    at: datetime
+
+
+class StoreError(BackgammonError):
+    """The database refused an operation (the message says why)."""
+
+
+class StaleWrite(StoreError):
+    """A commit whose ``seq`` is not the stored one plus one: another writer got there first."""
+
+
+class UnknownTable(StoreError):
+    """An operation on a table id that is not in the database."""
+
+
+# -- where the database lives ----------------------------------------------------------------
+
+
+def state_dir() -> Path | None:
+    """The folder of the default database: ``$XDG_STATE_HOME/backgammon`` when
+    ``XDG_STATE_HOME`` is set, else ``~/.local/state/backgammon`` when ``HOME`` is set, else
+    ``None`` (the current folder). The same rule as the terminal's save files.
+
+    >>> env = {k: os.environ.pop(k, None) for k in ("XDG_STATE_HOME", "HOME")}
+    >>> os.environ["HOME"] = "/home/ann"; str(state_dir())
+    '/home/ann/.local/state/backgammon'
+    >>> os.environ["XDG_STATE_HOME"] = "/state"; str(state_dir())
+    '/state/backgammon'
+    >>> del os.environ["XDG_STATE_HOME"], os.environ["HOME"]; state_dir() is None
+    True
+    >>> for k, v in env.items():
+    ...     if v is not None: os.environ[k] = v
+    """
+    state = os.environ.get("XDG_STATE_HOME")
+    if state:
+        return Path(state) / "backgammon"
+    home = os.environ.get("HOME")
+    if home:
+        return Path(home) / ".local" / "state" / "backgammon"
+    return None
+
+
+def default_url() -> str:
+    """``sqlite:///<state_dir()>/club.sqlite3`` (``./club.sqlite3`` without a state folder).
+
+    >>> old = os.environ.get("XDG_STATE_HOME")
+    >>> os.environ["XDG_STATE_HOME"] = "/state"; default_url()
+    'sqlite:////state/backgammon/club.sqlite3'
+    >>> if old is None: del os.environ["XDG_STATE_HOME"]
+    ... else: os.environ["XDG_STATE_HOME"] = old
+    """
+    folder = state_dir()
+    path = (folder if folder is not None else Path(".")) / "club.sqlite3"
+    return f"sqlite:///{path}"
+
+
+def normalize_url(url: str | URL) -> URL:
+    """The URL SQLAlchemy should open: ``postgresql://`` and ``postgres://`` use psycopg 3.
+
+    >>> normalize_url("postgresql://bob@db/club").render_as_string()
+    'postgresql+psycopg://bob@db/club'
+    >>> normalize_url("sqlite:///x.db").drivername
+    'sqlite'
+    """
+    try:
+        parsed = make_url(url)
+    except sa.exc.ArgumentError as exc:
+        raise StoreError(
+            f"{str(url)!r} is not a database URL; use sqlite:///PATH or postgresql://USER@HOST/DB"
+        ) from exc
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def _utc(value: datetime) -> datetime:
+    """``value`` as an aware UTC datetime (SQLite hands naive ones back)."""
+    if value.tzinfo is None:
+        return value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc)
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    """Durable, checked SQLite: WAL journal, fsync on every commit, foreign keys, waiting
+    writers."""
+    if not isinstance(dbapi_connection, sqlite3.Connection):  # pragma: no cover - other drivers
+        return
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+    finally:
+        cursor.close()
+
+
+def _make_engine(url: URL) -> Engine:
+    """The engine for ``url``, with SQLite set up (folders made, pragmas on connect)."""
+    if url.get_backend_name() != "sqlite":
+        return sa.create_engine(url, pool_pre_ping=True)
+    database = url.database
+    if not database or database == ":memory:" or url.query.get("mode") == "memory":
+        # One shared in-memory database for every thread of the process.
+        engine = sa.create_engine(
+            url, poolclass=StaticPool, connect_args={"check_same_thread": False}
+        )
+    else:
+        folder = Path(database).expanduser().parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the database folder {str(folder)!r}: {exc.strerror}") from exc
+        engine = sa.create_engine(url, connect_args={"timeout": SQLITE_BUSY_MS / 1000})
+    sa.event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def upgrade(connection: Connection) -> None:
+    """Run the Alembic revisions up to head on ``connection`` (idempotent)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.attributes["connection"] = connection
+    command.upgrade(cfg, "head")
+
+
+# -- the store -------------------------------------------------------------------------------
+
+
+def _record(row: sa.Row[Any]) -> TableRecord:
+    return TableRecord(
+        id=row.id,
+        kind=row.kind,
+        settings=row.settings,
+        tokens=row.tokens,
+        state=row.state,
+        seq=row.seq,
+        status=row.status,
+        created=_utc(row.created),
+        updated=_utc(row.updated),
+    )
+
+
+class Store:
+    """The database at ``url`` (``sqlite:///PATH`` or ``postgresql://...``), upgraded to the
+    newest schema on opening. Safe to share between threads; every method is one
+    transaction."""
+
+    def __init__(self, url: str | URL) -> None:
+        self.url = normalize_url(url)
+        self.engine = _make_engine(self.url)
+        try:
+            with self.engine.begin() as connection:
+                upgrade(connection)
+        except sa.exc.OperationalError as exc:
+            self.engine.dispose()
+            raise StoreError(
+                f"cannot open the database {self.url.render_as_string(hide_password=True)}: "
+                f"{exc.orig}".strip()
+            ) from exc
+
+    def __repr__(self) -> str:
+        return f"Store({self.url.render_as_string(hide_password=True)!r})"
+
+    def create(self, record: TableRecord) -> None:
+        """Store a new table; :class:`StoreError` if its id is taken."""
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(
+                    tables_t.insert().values(
+                        id=record.id,
+                        kind=record.kind,
+                        settings=record.settings,
+                        tokens=record.tokens,
+                        state=record.state,
+                        seq=record.seq,
+                        status=record.status,
+                        created=_utc(record.created),
+                        updated=_utc(record.updated),
+                    )
+                )
+        except IntegrityError as exc:
+            raise StoreError(f"a table with id {record.id} already exists; choose another id") from exc
+
+    def commit(
+        self,
+        table_id: str,
+        seq: int,
+        seat: str | None,
+        command: dict[str, Any] | None,
+        events: list[dict[str, Any]],
+        state: dict[str, Any],
+        status: str,
+    ) -> None:
+        """Commit command number ``seq`` of the table: in ONE transaction, the event row
+        ``(table_id, seq, seat, command, events)`` and the table's new ``state``, ``seq`` and
+        ``status``. :class:`StaleWrite` (nothing written) unless the stored ``seq`` is
+        ``seq - 1``; :class:`UnknownTable` if there is no such table."""
+        now = _now()
+        with self.engine.begin() as connection:
+            # The conditional UPDATE first: it takes the row's write lock, so of two writers
+            # with the same seq the second matches no row once the first has committed.
+            result = connection.execute(
+                tables_t.update()
+                .where(tables_t.c.id == table_id, tables_t.c.seq == seq - 1)
+                .values(state=state, seq=seq, status=status, updated=now)
+            )
+            if result.rowcount != 1:
+                raise self._stale(connection, table_id, seq)
+            try:
+                connection.execute(
+                    events_t.insert().values(
+                        table_id=table_id, seq=seq, seat=seat, command=command, events=events, at=now
+                    )
+                )
+            except IntegrityError as exc:
+                raise StaleWrite(
+                    f"table {table_id} already has a command {seq} in its log, so this write was "
+                    "dropped; reload the table and try again"
+                ) from exc
+
+    def _stale(self, connection: Connection, table_id: str, seq: int) -> StoreError:
+        """The error for a refused commit of command ``seq``: why the UPDATE matched nothing."""
+        stored = connection.execute(sa.select(tables_t.c.seq).where(tables_t.c.id == table_id)).scalar()
+        if stored is None:
+            return UnknownTable(f"there is no table {table_id} in the database")
+        if stored >= seq:
+            return StaleWrite(
+                f"table {table_id} has moved on: command {seq} is already committed (the table is "
+                f"at {stored}), so this write was dropped; reload the table and try again"
+            )
+        return StaleWrite(
+            f"table {table_id} is at command {stored}, so command {seq} cannot follow it "
+            f"(the next is {stored + 1}); reload the table and try again"
+        )
+
+    def update_seats(self, table_id: str, settings: dict[str, Any], tokens: dict[str, str], status: str) -> None:
+        """Replace the table's settings (seats), seat token hashes and status;
+        :class:`UnknownTable` if there is no such table."""
+        with self.engine.begin() as connection:
+            result = connection.execute(
+                tables_t.update()
+                .where(tables_t.c.id == table_id)
+                .values(settings=settings, tokens=tokens, status=status, updated=_now())
+            )
+            if result.rowcount != 1:
+                raise UnknownTable(f"there is no table {table_id} in the database")
+
+    def load(self, table_id: str) -> TableRecord | None:
+        """The table ``table_id``, or ``None``."""
+        with self.engine.connect() as connection:
+            row = connection.execute(sa.select(tables_t).where(tables_t.c.id == table_id)).first()
+        return None if row is None else _record(row)
+
+    def live(self) -> list[TableRecord]:
+        """Every table that is not over (to reopen them on restart), oldest first."""
+        query = (
+            sa.select(tables_t)
+            .where(tables_t.c.status != "over")
+            .order_by(tables_t.c.created, tables_t.c.id)
+        )
+        with self.engine.connect() as connection:
+            return [_record(row) for row in connection.execute(query)]
+
+    def lobby(self, limit: int = 100) -> list[TableRecord]:
+        """At most ``limit`` tables that are not over, the most recently active
+        (``updated``) first."""
+        query = (
+            sa.select(tables_t)
+            .where(tables_t.c.status != "over")
+            .order_by(tables_t.c.updated.desc(), tables_t.c.id.desc())
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            return [_record(row) for row in connection.execute(query)]
+
+    def events(self, table_id: str) -> list[EventRow]:
+        """The table's committed commands, in order (``seq`` 1, 2, ...)."""
+        query = sa.select(events_t).where(events_t.c.table_id == table_id).order_by(events_t.c.seq)
+        with self.engine.connect() as connection:
+            return [
+                EventRow(row.table_id, row.seq, row.seat, row.command, row.events, _utc(row.at))
+                for row in connection.execute(query)
+            ]
+
+    def add_chat(self, table_id: str, name: str, text: str, spectator: bool) -> ChatRow:
+        """Store a chat line of the table; :class:`UnknownTable` if there is no such table."""
+        now = _now()
+        try:
+            with self.engine.begin() as connection:
+                result = connection.execute(
+                    chat_t.insert().values(table_id=table_id, name=name, text=text, spectator=spectator, at=now)
+                )
+                key = result.inserted_primary_key
+        except IntegrityError as exc:
+            raise UnknownTable(f"there is no table {table_id} in the database") from exc
+        assert key is not None
+        return ChatRow(int(key[0]), table_id, name, text, spectator, now)
+
+    def chat(self, table_id: str, limit: int = 100) -> list[ChatRow]:
+        """The table's last ``limit`` chat lines, oldest first."""
+        query = (
+            sa.select(chat_t).where(chat_t.c.table_id == table_id).order_by(chat_t.c.id.desc()).limit(limit)
+        )
+        with self.engine.connect() as connection:
+            rows = list(connection.execute(query))
+        return [
+            ChatRow(row.id, row.table_id, row.name, row.text, row.spectator, _utc(row.at)) for row in reversed(rows)
+        ]
+
+    def close(self) -> None:
+        """Close every connection (the store cannot be used afterwards)."""
+        self.engine.dispose()
