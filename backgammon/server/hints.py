@@ -48,7 +48,7 @@ def why_no_hint(table: Table, seat: str) -> str | None:
     if people:
         return f"hints are given only against bots: {people[0]} is a person"
     actions = table.actions(seat)
-    if not actions & {"play", "roll", "double", "take", "accept"}:
+    if not actions & {"play", "double", "take", "accept"}:
         return "there is no decision of yours to advise on now"
     return None
 
