@@ -14,6 +14,9 @@ Sub-commands:
   ``31`` or ``3-1``), best first by the expert network's 0-ply evaluation when the engine
   can load (in the legal order otherwise), each with its number in the legal order (the
   number ``list`` shows and a play prompt accepts).
+* ``backgammon verify FILE`` — check the fair dice of a ``/api/tables/{id}/record``
+  download (:func:`backgammon.fairdice.verify_record`): a line per game; exit status 0 when
+  every die checks, 1 with a sentence per failure otherwise.
 
 When the reader of ``show`` or ``moves`` goes away before the end of the output
 (``backgammon moves ... | head``), the command stops quietly with exit status
@@ -138,6 +141,25 @@ def _moves(position_id: str, dice: tuple[int, int]) -> None:
         print(f"{i + 1:4}. {plays[i]}")
 
 
+def _verify(path: str) -> int:
+    """``verify``: recompute the dice of a record download; 0 when all check, else 1."""
+    import json
+
+    from .fairdice import verify_record
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            record = json.load(f)
+    except OSError as exc:
+        raise BackgammonError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BackgammonError(f"{path} is not JSON ({exc}): give a /api/tables/{{id}}/record download") from None
+    report = verify_record(record)
+    for line in report.lines():
+        print(line)
+    return 0 if report.ok else 1
+
+
 #: Sub-commands that hand every argument to a module of the engine: name -> (module, what).
 _ENGINE_COMMANDS = {
     "train": ("backgammon.engine.train", "train the evaluation networks by self-play"),
@@ -172,6 +194,8 @@ def build_parser() -> argparse.ArgumentParser:
     moves = sub.add_parser("moves", help="list every legal play of a roll, best first")
     moves.add_argument("position_id", help="gnubg Position ID, from the side on roll")
     moves.add_argument("dice", type=_dice, help="the roll, like 31 or 3-1")
+    verify = sub.add_parser("verify", help="check the fair dice of an online table's record download")
+    verify.add_argument("file", metavar="FILE", help="a /api/tables/{id}/record download (JSON)")
     for name, (module, purpose) in _ENGINE_COMMANDS.items():
         # every option belongs to the engine's own command line, --help included
         engine = sub.add_parser(
@@ -206,6 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _show(args.position_id)
         elif args.command == "moves":
             _moves(args.position_id, args.dice)
+        elif args.command == "verify":
+            return _verify(args.file)
         else:
             parser.print_help()
         sys.stdout.flush()
