@@ -126,7 +126,9 @@ def state(n: int = 0) -> dict[str, Any]:
         "table": {
             "kind": "match",
             "seq": n,
-            "log": [{"type": "moved", "player": i % 2, "move": "24/18 13/11", "dice": [6, 2]} for i in range(40)],
+            "log": [
+                {"type": "moved", "player": i % 2, "move": "24/18 13/11", "dice": [6, 2]} for i in range(70)
+            ],
             "players": ["Ann", "Bøb ☃"],
             "crawford": None,
             "cube": {"value": 2 ** (n % 6), "owner": 1, "centered": False},
@@ -141,7 +143,8 @@ def record(table_id: str, *, status: str = "waiting", created: datetime = T0, **
         "id": table_id,
         "kind": "match",
         "settings": {"length": 5, "rules": {"jacoby": False, "cube_limit": None},
-                     "seats": [{"name": "ann", "kind": "human"}, {"name": "expert", "kind": "bot", "bot": "expert"}],
+                     "seats": [{"name": "ann", "kind": "human"},
+                               {"name": "expert", "kind": "bot", "bot": "expert"}],
                      "same_screen": False},
         "tokens": {"ann": "0" * 64},
         "state": state(),
@@ -184,7 +187,8 @@ def test_an_id_is_stored_once(store: Store) -> None:
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**53), 2**53)
     | st.floats(allow_nan=False, allow_infinity=False, width=32) | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=20,
 )
 
@@ -206,14 +210,16 @@ def test_commit_counts_commands_and_appends_their_events_in_order(store: Store) 
     for n in range(1, 6):
         seat = None if n == 1 else ("ann" if n % 2 else "expert")
         command = None if n == 1 else {"type": "move", "move": f"{n}"}
-        store.commit("game000001", n, seat, command, [{"type": "e", "n": n}, {"type": "f"}], state(n), "playing")
+        events: list[dict[str, Any]] = [{"type": "e", "n": n}, {"type": "f"}]
+        store.commit("game000001", n, seat, command, events, state(n), "playing")
     loaded = store.load("game000001")
     assert loaded is not None
     assert (loaded.seq, loaded.status, loaded.state) == (5, "playing", state(5))
     assert loaded.created == T0 and loaded.updated >= before
     rows = store.events("game000001")
     assert [r.seq for r in rows] == [1, 2, 3, 4, 5]
-    assert rows[0] == EventRow("game000001", 1, None, None, [{"type": "e", "n": 1}, {"type": "f"}], rows[0].at)
+    first: list[dict[str, Any]] = [{"type": "e", "n": 1}, {"type": "f"}]
+    assert rows[0] == EventRow("game000001", 1, None, None, first, rows[0].at)
     assert rows[3].seat == "expert" and rows[3].command == {"type": "move", "move": "4"}
     assert all(a.at <= b.at for a, b in zip(rows, rows[1:]))
     assert store.events("nosuchtabl") == []

@@ -20,10 +20,10 @@ table's new state go in together or not at all, and a second writer that read th
 1
 >>> [e.command for e in store.events("abcdefghij")]
 [{'type': 'roll'}]
->>> store.commit("abcdefghij", 1, "bob", None, [], {}, "playing")
+>>> store.commit("abcdefghij", 1, "bob", None, [], {}, "playing")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-backgammon.server.store.StaleWrite: table abcdefghij has moved on: command 1 is already committed (the table is at 1), so this write was dropped; reload the table and try again
+backgammon.server.store.StaleWrite: table abcdefghij has moved on: command 1 is already committed ...
 >>> store.close()
 """
 
@@ -258,7 +258,13 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 def _make_engine(url: URL) -> Engine:
     """The engine for ``url``, with SQLite set up (folders made, pragmas on connect)."""
     if url.get_backend_name() != "sqlite":
-        return sa.create_engine(url, pool_pre_ping=True)
+        try:
+            return sa.create_engine(url, pool_pre_ping=True)
+        except ModuleNotFoundError as exc:
+            raise StoreError(
+                f"the database driver {exc.name} is not installed; the server runs on SQLite or "
+                "on PostgreSQL through psycopg 3 (pip install 'backgammon[postgres]')"
+            ) from exc
     database = url.database
     if not database or database == ":memory:" or url.query.get("mode") == "memory":
         # One shared in-memory database for every thread of the process.
@@ -397,7 +403,9 @@ class Store:
             f"(the next is {stored + 1}); reload the table and try again"
         )
 
-    def update_seats(self, table_id: str, settings: dict[str, Any], tokens: dict[str, str], status: str) -> None:
+    def update_seats(
+        self, table_id: str, settings: dict[str, Any], tokens: dict[str, str], status: str
+    ) -> None:
         """Replace the table's settings (seats), seat token hashes and status;
         :class:`UnknownTable` if there is no such table."""
         with self.engine.begin() as connection:
@@ -452,7 +460,9 @@ class Store:
         try:
             with self.engine.begin() as connection:
                 result = connection.execute(
-                    chat_t.insert().values(table_id=table_id, name=name, text=text, spectator=spectator, at=now)
+                    chat_t.insert().values(
+                        table_id=table_id, name=name, text=text, spectator=spectator, at=now
+                    )
                 )
                 key = result.inserted_primary_key
         except IntegrityError as exc:
@@ -468,7 +478,8 @@ class Store:
         with self.engine.connect() as connection:
             rows = list(connection.execute(query))
         return [
-            ChatRow(row.id, row.table_id, row.name, row.text, row.spectator, _utc(row.at)) for row in reversed(rows)
+            ChatRow(row.id, row.table_id, row.name, row.text, row.spectator, _utc(row.at))
+            for row in reversed(rows)
         ]
 
     def close(self) -> None:

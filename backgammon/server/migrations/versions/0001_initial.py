@@ -34,7 +34,9 @@ def upgrade() -> None:
     op.create_index("ix_tables_updated", "tables", ["updated"])
     op.create_table(
         "events",
-        sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column(
+            "table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+        ),
         sa.Column("seq", sa.Integer, primary_key=True),
         sa.Column("seat", sa.Text, nullable=True),
         sa.Column("command", sa.JSON(none_as_null=True), nullable=True),
