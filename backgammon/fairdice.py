@@ -183,11 +183,10 @@ class FairDice(DiceSource):
     def add_client_seed(self, game: int, seed: str) -> bool:
         """Mix ``seed`` (16-128 hex digits) into game ``game``'s dice. False (nothing changes)
         when ``game`` is not the current game, a die of it is already drawn, or it has
-        :data:`MAX_CLIENT_SEEDS` seeds; a seed it already has is True and counts once.
-        A malformed seed raises :class:`~backgammon.errors.BackgammonError`."""
-        reason = check_client_seed(seed)
-        if reason is not None:
-            raise BackgammonError(reason)
+        :data:`MAX_CLIENT_SEEDS` seeds, or ``seed`` is malformed (:func:`check_client_seed`
+        says why); a seed it already has is True and counts once."""
+        if check_client_seed(seed) is not None:
+            return False
         seed = seed.lower()
         if game != self.game or self._dice:
             return False

@@ -125,8 +125,8 @@ def test_add_client_seed_rules() -> None:
     assert d.client_seeds == (CLIENT,)
     for bad in ["", "abc", "0123456789abcde", "zz" * 8, "0" * 130, 12345]:
         assert check_client_seed(bad) is not None
-        with pytest.raises(BackgammonError, match="hexadecimal"):
-            d.add_client_seed(1, bad)  # type: ignore[arg-type]
+        assert "hexadecimal" in str(check_client_seed(bad))
+        assert not d.add_client_seed(1, bad)  # type: ignore[arg-type]
     assert check_client_seed("ab" * 64) is None and check_client_seed("ab" * 8) is None
     d.roll()
     assert not d.add_client_seed(1, "ff" * 8)  # a die is drawn: the seeds are frozen
