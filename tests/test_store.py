@@ -377,16 +377,13 @@ def test_sqlite_is_durable_and_checks_foreign_keys(tmp_path: Path) -> None:
 
 
 def test_an_in_memory_sqlite_store_is_shared_by_threads() -> None:
-    s = Store("sqlite://")
-    try:
+    with Store("sqlite://") as s:
         s.create(record("memory0000"))
         seen: list[TableRecord | None] = []
         thread = threading.Thread(target=lambda: seen.append(s.load("memory0000")))
         thread.start()
         thread.join()
         assert seen[0] is not None and seen[0].id == "memory0000"
-    finally:
-        s.close()
 
 
 _KILLED_WRITER = """

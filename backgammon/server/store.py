@@ -328,6 +328,12 @@ class Store:
                 f"{exc.orig}".strip()
             ) from exc
 
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def __repr__(self) -> str:
         return f"Store({self.url.render_as_string(hide_password=True)!r})"
 
