@@ -1,0 +1,691 @@
+// The table page: joins or watches table /t/<id>, keeps the WebSocket, drives the Board and
+// shows everything around it (players, score, turn, actions, record, chat, chouette, fair dice).
+// The server is the truth: every state message replaces what the page shows.
+
+import { Board } from "./board.js";
+import { api, Connection, guestName, keepGuestName, keepTokens, PROTOCOL, randomHex, tokensFor } from "./net.js";
+import { applyTheme, bindOptionsForm, boardOptions, loadOptions } from "./options.js";
+import { describeTable } from "./lobby.js";
+
+const $ = (id) => document.getElementById(id);
+
+const RESIGN_WORDS = { 1: "a single game", 2: "a gammon", 3: "a backgammon" };
+const AUTO_DELAY_MS = 450;
+// What a seat is asked to do in each phase (the status line).
+const PHASE_WORDS = {
+  opening: "throw the opening roll",
+  roll: "roll",
+  play: "play",
+  cube: "answer the double",
+  resign: "answer the resignation",
+  consent: "answer the proposed double",
+  over: "start the next game",
+};
+
+/** The page's whole state, in one place. */
+const page = {
+  id: "",
+  info: null,          // TableInfo
+  tokens: {},          // seat name -> token (this browser's)
+  seats: [],           // the seats this connection acts for (welcome)
+  state: null,         // the last state message
+  active: "",          // the seat whose view is shown ("" for a spectator)
+  shownKey: "",        // seq and seat of what the board shows
+  gameShown: 0,
+  logShown: [],        // the log lines on screen
+  connection: null,
+  nextId: 1,
+  sending: false,      // a command is on its way (buttons wait for the answer)
+  fresh: true,         // no state yet since the last hello
+  seededGame: 0,
+  seed: "",
+  autoTimer: 0,
+  lastActions: "",
+  keyboard: false,     // the last input came from the keyboard (focus follows the play)
+  options: null,
+  board: null,
+  boardInfo: { complete: false, canUndo: false, canRedo: false, text: "" },
+};
+
+// -- messages to the person --------------------------------------------------------------
+
+function say(text, kind = "error") {
+  const box = $("message");
+  box.textContent = text;
+  box.dataset.kind = kind;
+  box.hidden = !text;
+}
+
+function refusalText(refusal) {
+  const rule = refusal.rule ? ` (${refusal.rule})` : "";
+  return `Not allowed${rule}: ${refusal.reason}.`.replace(/\.\.$/, ".");
+}
+
+// -- sending -------------------------------------------------------------------------------
+
+function send(message) {
+  if (page.connection?.send(message)) return true;
+  say("Not connected: nothing was sent. The page reconnects by itself; try again in a moment.");
+  return false;
+}
+
+function command(type, extra = {}) {
+  if (page.sending || !page.active) return;
+  const message = { type: "command", seat: page.active, id: page.nextId++, command: { type, ...extra } };
+  if (send(message)) {
+    page.sending = true;
+    say("");
+    renderControls();
+  }
+}
+
+function hello(connection) {
+  page.fresh = true;
+  page.sending = false;
+  page.seed = randomHex();
+  connection.send({
+    type: "hello",
+    protocol: PROTOCOL,
+    tokens: Object.values(page.tokens),
+    client_seed: page.seed,
+    name: guestName() || "guest",
+  });
+}
+
+/** Our share of each new game's dice: the hello's seed counts for the game we joined in;
+ *  every later commitment gets a fresh seed. */
+function seedFor(fair) {
+  if (!fair || !page.seats.length) return;
+  if (page.fresh) {
+    page.seededGame = fair.game;
+  } else if (fair.game !== page.seededGame) {
+    page.seed = randomHex();
+    page.seededGame = fair.game;
+    send({ type: "seed", game: fair.game, seed: page.seed });
+  }
+}
+
+// -- the state -----------------------------------------------------------------------------
+
+function chooseSeat(snapshots) {
+  const names = Object.keys(snapshots);
+  if (names.length === 1) return names[0];
+  const acting = names.filter((n) => snapshots[n].actions.length > 0);
+  const toAct = acting.filter((n) => snapshots[n].to_act.includes(n));
+  if (toAct.length) return toAct.includes(page.active) ? page.active : toAct[0];
+  if (acting.length) return acting.includes(page.active) ? page.active : acting[0];
+  if (names.includes(page.active)) return page.active;
+  const onRoll = names.find((n) => snapshots[n].on_roll === n);
+  return onRoll ?? names[0];
+}
+
+function snapshot() {
+  return page.state?.snapshots[page.active] ?? null;
+}
+
+function plays() {
+  const snap = snapshot();
+  return snap && snap.actions.includes("play") ? (page.state.plays ?? []) : null;
+}
+
+function onState(message) {
+  page.state = message;
+  if (message.table) page.info = message.table;
+  seedFor(message.fair);
+  page.fresh = false;
+  page.sending = false;
+  page.active = chooseSeat(message.snapshots);
+  const snap = snapshot();
+  if (!snap) return;
+  if (snap.game_number !== page.gameShown) {
+    page.gameShown = snap.game_number;
+    page.board.setOptions(boardOptions(page.options, snap.game_number));
+  }
+  const key = `${message.seq}/${page.active}`;
+  if (key !== page.shownKey) {
+    page.shownKey = key;
+    page.boardInfo = { complete: false, canUndo: false, canRedo: false, text: "" };
+    page.board.show(snap, plays());
+  }
+  render();
+  automate();
+}
+
+function render() {
+  renderHeader();
+  renderScoreboard();
+  renderStatus();
+  renderControls();
+  renderLog();
+  renderChouette();
+  renderFair();
+  renderInvite();
+}
+
+function renderHeader() {
+  const info = page.info;
+  if (info) {
+    $("table-title").textContent = describeTable(info);
+    document.title = `Backgammon — ${describeTable(info)}`;
+  }
+  if (!page.connection) return;
+  $("you-are").textContent = page.seats.length
+    ? `You play as ${page.seats.join(" and ")}`
+    : "You are watching";
+}
+
+function seatLabel(seat) {
+  return seat.kind === "human" ? seat.name : `${seat.name} (${seat.kind} bot)`;
+}
+
+function renderScoreboard() {
+  const snap = snapshot();
+  const items = [];
+  for (const seat of snap.seats) {
+    const li = document.createElement("li");
+    li.className = `seat side${seat.side}`;
+    li.dataset.seat = seat.name;
+    if (snap.on_roll === seat.name) li.classList.add("on-roll");
+    if (page.seats.includes(seat.name)) li.classList.add("mine");
+    const chip = document.createElement("span");
+    chip.className = "chip";
+    chip.setAttribute("aria-hidden", "true");
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = seatLabel(seat);
+    const facts = [];
+    if (snap.kind === "chouette") facts.push(seat.role);
+    const pips = seat.side === snap.side ? snap.board.pips[0] : snap.board.pips[1];
+    facts.push(`${pips} pips`);
+    if (snap.kind === "match") facts.push(`${snap.score[seat.side]} of ${snap.match_length}`);
+    else if (snap.kind === "money") facts.push(`${snap.score[seat.side]} points`);
+    if (snap.cube_owner === seat.name) facts.push(`owns the cube at ${snap.cube}`);
+    if (snap.on_roll === seat.name) facts.push("on roll");
+    const detail = document.createElement("span");
+    detail.className = "facts";
+    detail.textContent = facts.join(" · ");
+    li.append(chip, name, detail);
+    items.push(li);
+  }
+  const cube = document.createElement("li");
+  cube.className = "cube-line";
+  const bits = [`Game ${snap.game_number}`];
+  bits.push(snap.cube_owner ? `cube ${snap.cube} (${snap.cube_owner})` : `cube ${snap.cube}, centred`);
+  if (snap.crawford) bits.push("Crawford game");
+  else if (snap.post_crawford) bits.push("post-Crawford");
+  cube.textContent = bits.join(" · ");
+  items.push(cube);
+  $("scoreboard").replaceChildren(...items);
+}
+
+function offerText(offer) {
+  const waiting = offer.waiting.length ? `; waiting for ${offer.waiting.join(", ")}` : "";
+  if (offer.kind === "double") return `${offer.by} doubles to ${offer.cube}${waiting}.`;
+  if (offer.kind === "proposal") return `${offer.by} proposes a team double to ${offer.cube}${waiting}.`;
+  return `${offer.by} offers to resign ${RESIGN_WORDS[offer.level] ?? "the game"}${waiting}.`;
+}
+
+function statusText() {
+  const snap = snapshot();
+  const info = page.info;
+  if (snap.over) return `The match is over${snap.result ? `: ${snap.result}` : ""}.`;
+  if (info && info.status === "waiting") {
+    return "Waiting for players to join: send the invite link.";
+  }
+  const parts = [];
+  if (snap.result) parts.push(`Last game: ${snap.result}.`);
+  if (snap.offer) parts.push(offerText(snap.offer));
+  const acting = snap.actions.filter((a) => a !== "step" && a !== "resign");
+  if (page.active && acting.length) {
+    const who = page.seats.length > 1 ? `${page.active}, your turn` : "Your turn";
+    parts.push(`${who}: ${PHASE_WORDS[snap.phase] ?? snap.phase}.`);
+    if (snap.phase === "play" && snap.dice) parts.push(`You rolled ${snap.dice[0]}-${snap.dice[1]}.`);
+  } else if (snap.to_act.length) {
+    parts.push(`Waiting for ${snap.to_act.join(" and ")} to ${PHASE_WORDS[snap.phase] ?? "act"}.`);
+  }
+  if (!page.active) parts.unshift("You are watching.");
+  return parts.join(" ");
+}
+
+function renderStatus() {
+  const text = statusText();
+  if ($("status").textContent !== text) $("status").textContent = text;
+}
+
+function renderControls() {
+  const snap = snapshot();
+  if (!snap) return;
+  const actions = new Set(snap.actions);
+  const playing = actions.has("play");
+  const onlyEmpty = playing && plays()?.length === 1 && plays()[0].move === "";
+  for (const button of $("actions").querySelectorAll("button[data-action]")) {
+    const action = button.dataset.action;
+    let visible = actions.has(action);
+    let enabled = !page.sending;
+    if (action === "undo") { visible = playing; enabled &&= page.boardInfo.canUndo; }
+    if (action === "redo") { visible = playing; enabled &&= page.boardInfo.canRedo; }
+    if (action === "confirm") { visible = playing; enabled &&= page.boardInfo.complete || onlyEmpty; }
+    if (action === "rematch") visible = snap.over && page.seats.length > 0;
+    if (action === "hint") { visible = page.seats.length > 0; enabled = false; }
+    button.hidden = !visible;
+    button.disabled = !enabled;
+  }
+  if (!actions.has("resign")) toggleResign(false);
+  $("play-form").hidden = !playing;
+  const played = page.boardInfo.text;
+  $("play-input").placeholder = played || (onlyEmpty ? "no legal play: confirm" : "24/18 13/11");
+
+  const now = [...actions].sort().join(",");
+  if (now !== page.lastActions) {
+    const wasIdle = page.lastActions === "";
+    page.lastActions = now;
+    if (now && wasIdle && page.options.sounds) chime();
+    moveFocus(playing);
+  }
+}
+
+/** Keyboard users land on what they can do next, unless they are typing somewhere. */
+function moveFocus(playing) {
+  const current = document.activeElement;
+  const typing = current && (current.tagName === "INPUT" || current.tagName === "TEXTAREA" || current.tagName === "SELECT");
+  const lost = !current || current === document.body || current.hidden || current.disabled;
+  if (typing && current.id !== "play-input") return;
+  if (!lost && !typing) return;
+  if (playing && page.keyboard) {
+    $("play-input").focus();
+    return;
+  }
+  const first = $("actions").querySelector("button.primary:not([hidden]):not([disabled])")
+    ?? $("actions").querySelector("button:not([hidden]):not([disabled])");
+  if (first && page.keyboard) first.focus();
+}
+
+function renderLog() {
+  const lines = page.state.log ?? [];
+  const list = $("log");
+  const shown = page.logShown;
+  const same = shown.length <= lines.length && shown.every((l, i) => l.text === lines[i].text);
+  if (!same) {
+    list.replaceChildren();
+    page.logShown = [];
+  }
+  for (const line of lines.slice(page.logShown.length)) {
+    const li = document.createElement("li");
+    li.className = `tone-${line.tone}`;
+    li.textContent = line.text;
+    list.append(li);
+  }
+  page.logShown = lines.slice();
+  list.scrollTop = list.scrollHeight;
+}
+
+function renderChouette() {
+  const snap = snapshot();
+  const panel = $("chouette");
+  panel.hidden = snap.kind !== "chouette";
+  if (panel.hidden) return;
+  const by = (role) => snap.seats.filter((s) => s.role === role).map((s) => s.name);
+  const captain = [...by("captain"), ...by("acting captain")];
+  $("chouette-rotation").textContent =
+    `Game ${snap.game_number}: ${by("box").join("") || "?"} in the box; captain ${captain.join(", ") || "?"}`
+    + (by("line").length ? `; then ${by("line").join(", ")}.` : ".");
+  const offer = $("chouette-offer");
+  offer.hidden = !snap.offer;
+  offer.textContent = snap.offer ? offerText(snap.offer) : "";
+  const rows = snap.seats.map((seat) => {
+    const tr = document.createElement("tr");
+    if (snap.on_roll === seat.name) tr.className = "on-roll";
+    let cube = "–";
+    if (seat.role !== "box") {
+      cube = String(seat.cube);
+      if (seat.cube_owner) cube += seat.cube_owner === seat.name ? " (owns it)" : ` (${seat.cube_owner})`;
+      if (!seat.in_game) cube += seat.result !== null ? `, settled ${signed(seat.result)}` : ", out";
+    }
+    const ledger = seat.ledger === null ? "–" : signed(seat.ledger);
+    for (const [i, text] of [seatLabel(seat), seat.role, cube, ledger].entries()) {
+      const cell = document.createElement(i === 0 ? "th" : "td");
+      if (i === 0) cell.scope = "row";
+      cell.textContent = text;
+      tr.append(cell);
+    }
+    return tr;
+  });
+  $("chouette-seats").replaceChildren(...rows);
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+function short(hex) {
+  return hex && hex.length > 20 ? `${hex.slice(0, 10)}…${hex.slice(-6)}` : hex || "–";
+}
+
+function renderFair() {
+  const fair = page.state.fair;
+  if (!fair) return;
+  $("fair-game").textContent = String(fair.game);
+  $("fair-commitment").textContent = short(fair.commitment);
+  $("fair-commitment").title = fair.commitment ?? "";
+  $("fair-seed").textContent = page.seats.length ? short(page.seed) : "– (spectators send none)";
+  $("fair-seed").title = page.seed;
+  $("fair-revealed").textContent = String((fair.revealed ?? []).length);
+}
+
+function renderInvite() {
+  const info = page.info;
+  const free = info && info.seats.some((s) => s.free);
+  $("invite").hidden = !(free && page.seats.length);
+  $("invite-link").value = `${location.origin}/t/${page.id}`;
+  $("mute-label").hidden = page.seats.length === 0;
+}
+
+// -- automation (options) ---------------------------------------------------------------
+
+function automate() {
+  clearTimeout(page.autoTimer);
+  const snap = snapshot();
+  if (!snap || !page.active) return;
+  const seq = page.state.seq;
+  const later = (fn) => {
+    page.autoTimer = setTimeout(() => {
+      if (page.state.seq === seq && !page.sending) fn();
+    }, AUTO_DELAY_MS);
+  };
+  const actions = snap.actions;
+  if (page.options.autoRoll && actions.includes("roll") && !actions.includes("double")) {
+    later(() => command("roll"));
+    return;
+  }
+  const legal = plays();
+  if (page.options.autoForced && legal && legal.length === 1) {
+    later(() => command("play", { move: legal[0].move, confirm: true }));
+  }
+}
+
+// -- sounds ---------------------------------------------------------------------------------
+
+let audio = null;
+function chime() {
+  try {
+    audio ??= new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.25);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.25);
+  } catch {
+    // no audio here: silence is fine
+  }
+}
+
+// -- chat ------------------------------------------------------------------------------------
+
+function onChat(message) {
+  const li = document.createElement("li");
+  if (message.spectator) li.className = "spectator";
+  const who = document.createElement("strong");
+  who.textContent = message.spectator ? `${message.from} (watching)` : message.from;
+  li.append(who, `: ${message.text}`);
+  if (message.at) li.title = new Date(message.at).toLocaleString();
+  const list = $("chat-lines");
+  list.append(li);
+  while (list.children.length > 200) list.firstElementChild.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+// -- the play controls ------------------------------------------------------------------------
+
+function confirmPlay() {
+  const legal = plays();
+  if (!legal) return;
+  if (legal.length === 1 && legal[0].move === "") {
+    command("play", { move: "", confirm: true });
+    return;
+  }
+  if (!page.boardInfo.complete) {
+    say("The play is not complete yet: move every die you can (R10–R13).", "info");
+    return;
+  }
+  page.board.confirm();
+}
+
+function typedPlay(event) {
+  event.preventDefault();
+  const input = $("play-input");
+  const text = input.value.trim();
+  if (!text) {
+    confirmPlay();
+    return;
+  }
+  if (!page.board.playText(text)) {
+    say(`“${text}” is not a legal play with these dice. Write it like 24/18 13/11 or bar/22*.`);
+    return;
+  }
+  input.value = "";
+  page.board.confirm();
+}
+
+function toggleResign(open) {
+  const menu = $("resign-menu");
+  menu.hidden = !open;
+  const button = $("actions").querySelector('[data-action="resign"]');
+  button.setAttribute("aria-expanded", String(open));
+  if (open) menu.querySelector("button").focus();
+}
+
+async function rematch() {
+  const token = page.tokens[page.active] ?? Object.values(page.tokens)[0];
+  try {
+    const answer = await api(`/api/tables/${encodeURIComponent(page.id)}/rematch`, { token });
+    keepTokens(answer.table.id, answer.tokens);
+    location.href = `/t/${answer.table.id}`;
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function onAction(action) {
+  switch (action) {
+    case "undo": page.board.undo(); break;
+    case "redo": page.board.redo(); break;
+    case "confirm": confirmPlay(); break;
+    case "resign": toggleResign($("resign-menu").hidden); break;
+    case "rematch": rematch(); break;
+    case "hint": break;
+    default: command(action);
+  }
+}
+
+function wireControls() {
+  $("actions").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-action]");
+    if (button && !button.disabled) onAction(button.dataset.action);
+  });
+  $("resign-menu").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-resign-level]");
+    if (!button) return;
+    const level = Number(button.dataset.resignLevel);
+    toggleResign(false);
+    if (level) command("resign", { level });
+  });
+  $("play-form").addEventListener("submit", typedPlay);
+  $("play-input").addEventListener("keydown", (event) => {
+    if (event.key === "Backspace" && event.currentTarget.value === "") {
+      event.preventDefault();
+      page.board.undo();
+    }
+  });
+  document.addEventListener("pointerdown", () => { page.keyboard = false; });
+  document.addEventListener("keydown", (event) => {
+    page.keyboard = true;
+    const target = event.target;
+    if (target.closest && target.closest("input, textarea, select, button, a, summary")) return;
+    if (!plays()) return;
+    if (event.key === "Enter") {
+      event.preventDefault();
+      confirmPlay();
+    } else if (event.key === "Backspace") {
+      event.preventDefault();
+      page.board.undo();
+    }
+  });
+  $("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const input = $("chat-input");
+    const text = input.value.trim();
+    if (text && send({ type: "chat", text })) input.value = "";
+  });
+  $("mute-spectators").addEventListener("change", (event) => {
+    send({ type: "mute_spectators", mute: event.currentTarget.checked });
+  });
+  $("copy-invite").addEventListener("click", async () => {
+    const link = $("invite-link");
+    try {
+      await navigator.clipboard.writeText(link.value);
+      say("The invite link is copied.", "info");
+    } catch {
+      link.select();
+      say("Select the link and copy it (the browser did not allow copying).", "info");
+    }
+  });
+}
+
+// -- connecting --------------------------------------------------------------------------
+
+function onMessage(message) {
+  switch (message.type) {
+    case "welcome":
+      page.seats = message.seats ?? [];
+      if (message.table) page.info = message.table;
+      renderHeader();
+      break;
+    case "state":
+      onState(message);
+      break;
+    case "ack":
+      break;
+    case "refused":
+      page.sending = false;
+      say(refusalText(message.refusal));
+      if (snapshot()) {
+        page.board.show(snapshot(), plays());
+        renderControls();
+      }
+      break;
+    case "error":
+      page.sending = false;
+      say(message.error);
+      if (snapshot()) renderControls();
+      break;
+    case "chat":
+      onChat(message);
+      break;
+    default:
+      break;
+  }
+}
+
+function connect() {
+  $("join-panel").hidden = true;
+  $("table-main").hidden = false;
+  $("verify-link").href = `/verify?table=${encodeURIComponent(page.id)}`;
+  page.board = new Board($("board"), {
+    onPlay(move) { command("play", { move, confirm: true }); },
+    onChange(info) {
+      page.boardInfo = info;
+      renderControls();
+    },
+    onRoll() { if (snapshot()?.actions.includes("roll")) command("roll"); },
+    onDouble() { if (snapshot()?.actions.includes("double")) command("double"); },
+  });
+  page.options = bindOptionsForm($("options-form"), (options) => {
+    page.options = options;
+    page.board.setOptions(boardOptions(options, page.gameShown || 1));
+    automate();
+  });
+  page.board.setOptions(boardOptions(page.options, 1));
+  wireControls();
+  const banner = $("banner");
+  let everConnected = false;
+  page.connection = new Connection(`/ws/tables/${encodeURIComponent(page.id)}`, {
+    onOpen: hello,
+    onMessage,
+    onStatus(connected) {
+      if (connected) everConnected = true;
+      banner.hidden = connected;
+      banner.textContent = everConnected ? "Reconnecting…" : "Connecting…";
+    },
+  });
+}
+
+// -- joining -------------------------------------------------------------------------------
+
+function offerSeat(info) {
+  const panel = $("join-panel");
+  panel.hidden = false;
+  const free = info.seats.some((s) => s.free && s.kind === "human");
+  const seats = info.seats.map((s) => (s.free ? "a free seat" : s.name)).join(", ");
+  $("join-info").textContent = `${describeTable(info)}: ${seats}.`
+    + (free ? "" : " Every seat is taken: you can watch.");
+  const nameField = $("join-name");
+  const button = $("join-button");
+  nameField.value = guestName();
+  const label = () => { button.textContent = nameField.value.trim() ? `Join as ${nameField.value.trim()}` : "Join"; };
+  label();
+  nameField.addEventListener("input", label);
+  button.hidden = !free;
+  nameField.closest("label").hidden = !free;
+  (free ? nameField : $("watch-button")).focus();
+  $("watch-button").addEventListener("click", connect);
+  $("join-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const name = nameField.value.trim();
+    const error = $("join-error");
+    if (!name) {
+      error.textContent = "Choose a name to join (it is kept in this browser).";
+      error.hidden = false;
+      nameField.focus();
+      return;
+    }
+    keepGuestName(name);
+    button.disabled = true;
+    try {
+      const answer = await api(`/api/tables/${encodeURIComponent(page.id)}/join`, { name });
+      keepTokens(page.id, { [answer.seat]: answer.token });
+      page.tokens = tokensFor(page.id);
+      connect();
+    } catch (e) {
+      button.disabled = false;
+      error.textContent = e.message;
+      error.hidden = false;
+    }
+  });
+}
+
+export async function startTable() {
+  applyTheme(loadOptions());
+  const match = location.pathname.match(/^\/t\/([^/]+)/);
+  page.id = match ? decodeURIComponent(match[1]) : new URLSearchParams(location.search).get("id") ?? "";
+  page.tokens = tokensFor(page.id);
+  page.options = loadOptions();
+  let info;
+  try {
+    info = await api(`/api/tables/${encodeURIComponent(page.id)}`);
+  } catch (e) {
+    const panel = $("join-panel");
+    panel.hidden = false;
+    $("join-title").textContent = "This table cannot be opened";
+    $("join-info").textContent = e.message;
+    $("join-form").hidden = true;
+    return;
+  }
+  page.info = info;
+  renderHeader();
+  const watching = new URLSearchParams(location.search).has("watch");
+  if (Object.keys(page.tokens).length || watching || info.status === "over") connect();
+  else offerSeat(info);
+}
