@@ -55,6 +55,7 @@ __all__ = [
     "state_dir",
     "default_url",
     "normalize_url",
+    "upgrade",
     "MIGRATIONS",
 ]
 
