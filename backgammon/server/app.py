@@ -1,0 +1,438 @@
+"""The Starlette application of ``backgammon serve``: the pages, the JSON API, the WebSockets
+and the OpenAPI document (docs/PROTOCOL.md is the contract).
+
+>>> app = create_app("sqlite://")
+>>> sorted(p for p in OPENAPI["paths"])[:3]
+['/api/bots', '/api/tables', '/api/tables/{id}']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..bots import available
+from ..errors import BackgammonError
+from . import protocol
+from .rooms import Club, Connection, DiceFactory, Room, RoomError
+from .store import Store, default_url
+
+__all__ = ["OPENAPI", "STATIC", "create_app"]
+
+log = logging.getLogger(__name__)
+
+#: The browser's files.
+STATIC = Path(__file__).resolve().parent / "static"
+#: The largest JSON body the API reads.
+MAX_BODY = 16_384
+
+# -- helpers of the routes -----------------------------------------------------------------------
+
+
+def _club(request: Request | WebSocket) -> Club:
+    club: Club = request.app.state.club
+    return club
+
+
+def _error(text: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": text}, status_code=status)
+
+
+async def _body(request: Request) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise RoomError(f"a request body is at most {MAX_BODY} bytes", 413)
+    if not raw:
+        return {}
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise RoomError("the request body must be JSON") from None
+
+
+def _page(name: str) -> Response:
+    path = STATIC / name
+    if not path.is_file():
+        return PlainTextResponse(f"{name} is not there yet", status_code=404)
+    return FileResponse(path, media_type="text/html")
+
+
+def _handles_errors(handler: Any) -> Any:
+    async def wrapped(request: Request) -> Response:
+        try:
+            response: Response = await handler(request)
+            return response
+        except RoomError as exc:
+            return _error(str(exc), exc.status)
+        except BackgammonError as exc:
+            return _error(str(exc))
+
+    return wrapped
+
+
+# -- pages -----------------------------------------------------------------------------------------
+
+
+async def lobby_page(request: Request) -> Response:
+    """``/``: the lobby page."""
+    return _page("index.html")
+
+
+async def table_page(request: Request) -> Response:
+    """``/t/{id}``: the table page."""
+    return _page("table.html")
+
+
+async def verify_page(request: Request) -> Response:
+    """``/verify``: the fair-dice verify page."""
+    return _page("verify.html")
+
+
+# -- the JSON API ----------------------------------------------------------------------------------
+
+
+async def bots(request: Request) -> Response:
+    """``GET /api/bots``."""
+    return JSONResponse({"bots": available()})
+
+
+async def openapi(request: Request) -> Response:
+    """``GET /api/openapi.json``."""
+    return JSONResponse(OPENAPI)
+
+
+@_handles_errors
+async def tables(request: Request) -> Response:
+    """``GET /api/tables`` (the lobby), ``POST /api/tables`` (create)."""
+    club = _club(request)
+    if request.method == "GET":
+        return JSONResponse({"tables": await club.lobby_infos()})
+    room, seat, tokens = await club.create(await _body(request))
+    return JSONResponse({"table": room.info(), "seat": seat, "token": tokens[seat], "tokens": tokens})
+
+
+@_handles_errors
+async def table(request: Request) -> Response:
+    """``GET /api/tables/{id}``: ``TableInfo`` plus the spectator's ``snapshot``."""
+    room = await _club(request).room(request.path_params["id"])
+    async with room.lock:
+        return JSONResponse({**room.info(), "snapshot": room.spectator_snapshot(), "seq": room.record.seq})
+
+
+@_handles_errors
+async def join(request: Request) -> Response:
+    """``POST /api/tables/{id}/join``: the first free human seat."""
+    room = await _club(request).room(request.path_params["id"])
+    body = await _body(request)
+    name = body.get("name") if isinstance(body, dict) else None
+    if not isinstance(name, str) or not 0 < len(name.strip()) <= 40:
+        raise RoomError('send your name to join: {"name": "bob"} (1-40 characters)')
+    seat, token = await room.join(" ".join(name.split()))
+    return JSONResponse({"seat": seat, "token": token, "table": room.info()})
+
+
+@_handles_errors
+async def rematch(request: Request) -> Response:
+    """``POST /api/tables/{id}/rematch``: a new table with the same settings and people."""
+    body = await _body(request)
+    tokens: Any = []
+    if isinstance(body, dict):
+        tokens = body.get("tokens") or ([body["token"]] if "token" in body else [])
+    if not isinstance(tokens, list) or not tokens or not all(isinstance(t, str) for t in tokens):
+        raise RoomError('send a seat token of this table: {"token": "..."}', 403)
+    room, mine = await _club(request).rematch(request.path_params["id"], tokens)
+    return JSONResponse({"table": room.info(), "tokens": mine})
+
+
+@_handles_errors
+async def record(request: Request) -> Response:
+    """``GET /api/tables/{id}/record``: ``Table.to_dict()`` plus ``"fair"``."""
+    room = await _club(request).room(request.path_params["id"])
+    async with room.lock:
+        return JSONResponse(room.download())
+
+
+# -- WebSockets ------------------------------------------------------------------------------------
+
+
+def _sender(websocket: WebSocket) -> Any:
+    lock = asyncio.Lock()
+
+    async def send(message: dict[str, Any]) -> None:
+        async with lock:
+            await websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+    return send
+
+
+async def table_socket(websocket: WebSocket) -> None:
+    """``/ws/tables/{id}``: play, watch and chat (docs/PROTOCOL.md)."""
+    await websocket.accept()
+    conn = Connection(_sender(websocket))
+    try:
+        room = await _club(websocket).room(websocket.path_params["id"])
+    except RoomError as exc:
+        await conn.send(protocol.error(str(exc)))
+        await websocket.close(4404)
+        return
+    try:
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text, data = frame.get("text"), frame.get("bytes")
+            raw: str | bytes = text if isinstance(text, str) else data if isinstance(data, bytes) else b""
+            if not conn.throttle.allow():
+                if conn.throttle.flooding:
+                    await websocket.close(1008, "too many messages")
+                    break
+                await conn.send(protocol.error(
+                    f"slow down: at most {protocol.RATE:g} messages a second; this one was dropped"))
+                continue
+            await _dispatch(room, conn, raw)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.leave(conn)
+
+
+async def _dispatch(room: Room, conn: Connection, raw: str | bytes) -> None:
+    """Act on one client message."""
+    try:
+        message = protocol.parse(raw)
+    except protocol.ProtocolError as exc:
+        await conn.send(protocol.error(str(exc), exc.id))
+        return
+    if isinstance(message, protocol.Hello):
+        if conn.greeted:
+            await conn.send(protocol.error("this connection already said hello: open a new one to change seats"))
+            return
+        await room.hello(conn, message)
+        return
+    if not conn.greeted:
+        await conn.send(protocol.error('say hello first: {"type": "hello", "protocol": 1, "tokens": [...]}'))
+        return
+    if isinstance(message, protocol.CommandMessage):
+        await room.submit(conn, message)
+    elif isinstance(message, protocol.ChatMessage):
+        await room.chat(conn, message.text)
+    elif isinstance(message, protocol.MuteSpectators):
+        await room.mute(conn, message.mute)
+    elif isinstance(message, protocol.SeedMessage):
+        await room.seed(conn, message)
+    else:
+        await conn.send({"type": "pong"})
+
+
+async def lobby_socket(websocket: WebSocket) -> None:
+    """``/ws/lobby``: the lobby on connect and after every change."""
+    await websocket.accept()
+    club = _club(websocket)
+    conn = Connection(_sender(websocket))
+    club.lobby.add(conn)
+    try:
+        await conn.send({"type": "lobby", "tables": await club.lobby_infos()})
+        while True:
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+    except WebSocketDisconnect:
+        pass
+    finally:
+        club.lobby.discard(conn)
+
+
+# -- the application -------------------------------------------------------------------------------
+
+
+def create_app(database_url: str | None = None, *, dice_factory: DiceFactory | None = None,
+               bot_delay: float = 0.0) -> Starlette:
+    """The server over the database at ``database_url`` (``store.default_url()`` when
+    ``None``); ``dice_factory`` builds each table's fair dice (tests inject seeded ones);
+    ``bot_delay`` seconds pass before each bot action (so people see the moves)."""
+    url = database_url or default_url()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = await anyio.to_thread.run_sync(Store, url)
+        club = Club(store, dice_factory, bot_delay)
+        app.state.club = club
+        app.state.store = store
+        try:
+            await club.start()
+            yield
+        finally:
+            await club.close()
+            store.close()
+
+    routes = [
+        Route("/", lobby_page),
+        Route("/t/{id}", table_page),
+        Route("/verify", verify_page),
+        Route("/api/openapi.json", openapi),
+        Route("/api/bots", bots),
+        Route("/api/tables", tables, methods=["GET", "POST"]),
+        Route("/api/tables/{id}", table),
+        Route("/api/tables/{id}/join", join, methods=["POST"]),
+        Route("/api/tables/{id}/rematch", rematch, methods=["POST"]),
+        Route("/api/tables/{id}/record", record),
+        WebSocketRoute("/ws/tables/{id}", table_socket),
+        WebSocketRoute("/ws/lobby", lobby_socket),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+# -- OpenAPI ---------------------------------------------------------------------------------------
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+_ERRORS = {
+    "400": _json(_ref("Error"), "the request was not acted on (the sentence says why)"),
+    "404": _json(_ref("Error"), "no such table"),
+}
+_ID = [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}, "description": "the table's id"}]
+_TOKENS = {"type": "object", "additionalProperties": {"type": "string"}, "description": "seat name -> seat token"}
+
+#: The HTTP API as an OpenAPI 3.1 document (``GET /api/openapi.json``).
+OPENAPI: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "backgammon serve",
+        "version": f"{protocol.PROTOCOL_VERSION}",
+        "description": "Tables and the lobby of the backgammon server. Play goes over the WebSocket "
+        "/ws/tables/{id} and the lobby's updates over /ws/lobby (docs/PROTOCOL.md).",
+        "license": {"name": "MIT", "identifier": "MIT"},
+    },
+    "paths": {
+        "/api/bots": {
+            "get": {
+                "summary": "the bot levels",
+                "operationId": "listBots",
+                "responses": {"200": _json({"type": "object", "required": ["bots"], "properties": {
+                    "bots": {"type": "array", "items": {"type": "string"}}}}, "the bots")},
+            }
+        },
+        "/api/tables": {
+            "get": {
+                "summary": "the lobby: tables that are waiting or playing",
+                "operationId": "listTables",
+                "responses": {"200": _json({"type": "object", "required": ["tables"], "properties": {
+                    "tables": {"type": "array", "items": _ref("TableInfo")}}}, "the lobby")},
+            },
+            "post": {
+                "summary": "create a table; the creator sits at the first human seat",
+                "operationId": "createTable",
+                "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("CreateTable")}}},
+                "responses": {"200": _json(_ref("Created"), "the new table and the creator's tokens"), **_ERRORS},
+            },
+        },
+        "/api/tables/{id}": {
+            "get": {
+                "summary": "a table and the spectator's view of it",
+                "operationId": "getTable",
+                "parameters": _ID,
+                "responses": {"200": _json({"allOf": [_ref("TableInfo"), {"type": "object", "properties": {
+                    "snapshot": {"type": ["object", "null"], "description": "Snapshot.to_dict(); null while waiting"},
+                    "seq": {"type": "integer"}}}]}, "the table"), **_ERRORS},
+            }
+        },
+        "/api/tables/{id}/join": {
+            "post": {
+                "summary": "take the first free human seat",
+                "operationId": "joinTable",
+                "parameters": _ID,
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "required": ["name"], "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 40}}}}}},
+                "responses": {"200": _json({"type": "object", "required": ["seat", "token"], "properties": {
+                    "seat": {"type": "string"}, "token": {"type": "string"}, "table": _ref("TableInfo")}}, "your seat"),
+                    "409": _json(_ref("Error"), "no free seat"), **_ERRORS},
+            }
+        },
+        "/api/tables/{id}/rematch": {
+            "post": {
+                "summary": "a new table with the same settings and people",
+                "operationId": "rematch",
+                "parameters": _ID,
+                "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                    "type": "object", "properties": {"token": {"type": "string"},
+                                                     "tokens": {"type": "array", "items": {"type": "string"}}}}}}},
+                "responses": {"200": _json({"type": "object", "required": ["table", "tokens"], "properties": {
+                    "table": _ref("TableInfo"), "tokens": _TOKENS}}, "the new table and your tokens"),
+                    "403": _json(_ref("Error"), "no seat token of this table"), **_ERRORS},
+            }
+        },
+        "/api/tables/{id}/record": {
+            "get": {
+                "summary": "the whole table as data (Table.to_dict() plus fair), for backgammon verify",
+                "operationId": "tableRecord",
+                "parameters": _ID,
+                "responses": {"200": _json({"type": "object", "required": ["format", "fair"], "properties": {
+                    "format": {"const": "backgammon-table"}, "fair": _ref("Fair")}}, "the record"),
+                    "409": _json(_ref("Error"), "the table has not started"), **_ERRORS},
+            }
+        },
+        "/api/openapi.json": {
+            "get": {"summary": "this document", "operationId": "openapi",
+                    "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1")}}
+        },
+    },
+    "components": {
+        "schemas": {
+            "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+            "Rules": {"type": "object", "additionalProperties": False, "properties": {
+                "opening_reroll": {"type": "boolean"}, "automatic_doubles": {"type": "boolean"},
+                "automatic_double_limit": {"type": "integer", "minimum": 0}, "jacoby": {"type": "boolean"},
+                "beavers": {"type": "boolean"}, "backgammon_counts_as_gammon": {"type": "boolean"},
+                "cube_limit": {"type": ["integer", "null"]}, "match_length": {"type": "integer"}}},
+            "CreateTable": {"type": "object", "required": ["kind", "name", "seats"], "properties": {
+                "kind": {"enum": ["match", "money", "chouette"]},
+                "length": {"type": "integer", "minimum": 1, "maximum": 25, "description": "a match's length"},
+                "name": {"type": "string", "minLength": 1, "maxLength": 40},
+                "seats": {"type": "array", "minItems": 2, "maxItems": 8, "items": {"type": "object", "required": ["kind"],
+                          "properties": {"kind": {"enum": ["human", "bot"]}, "bot": {"type": "string"}}}},
+                "rules": _ref("Rules"),
+                "same_screen": {"type": "boolean"}}},
+            "Seat": {"type": "object", "required": ["name", "kind", "free"], "properties": {
+                "name": {"type": ["string", "null"]}, "kind": {"enum": ["human", "bot"]}, "free": {"type": "boolean"},
+                "bot": {"type": "string"}}},
+            "TableInfo": {"type": "object",
+                          "required": ["id", "kind", "length", "rules", "seats", "status", "created", "spectators"],
+                          "properties": {
+                              "id": {"type": "string"}, "kind": {"enum": ["match", "money", "chouette"]},
+                              "length": {"type": "integer"}, "rules": _ref("Rules"),
+                              "seats": {"type": "array", "items": _ref("Seat")},
+                              "status": {"enum": ["waiting", "playing", "over"]},
+                              "created": {"type": "string", "format": "date-time"},
+                              "spectators": {"type": "integer"}, "same_screen": {"type": "boolean"},
+                              "spectators_muted": {"type": "boolean"}}},
+            "Created": {"type": "object", "required": ["table", "seat", "token", "tokens"], "properties": {
+                "table": _ref("TableInfo"), "seat": {"type": "string"}, "token": {"type": "string"}, "tokens": _TOKENS}},
+            "Fair": {"type": "object", "required": ["game", "commitment", "client_seeds", "revealed"], "properties": {
+                "game": {"type": "integer"}, "commitment": {"type": "string"},
+                "client_seeds": {"type": "array", "items": {"type": "string"}},
+                "dice": {"type": "array", "items": {"type": "integer"}},
+                "revealed": {"type": "array", "items": {"type": "object"}}}},
+        }
+    },
+}
