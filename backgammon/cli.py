@@ -17,6 +17,9 @@ Sub-commands:
 * ``backgammon verify FILE`` — check the fair dice of a ``/api/tables/{id}/record``
   download (:func:`backgammon.fairdice.verify_record`): a line per game; exit status 0 when
   every die checks, 1 with a sentence per failure otherwise.
+* ``backgammon serve [--host H] [--port P] [--database URL] [--bot-delay S]`` — the online
+  server (:mod:`backgammon.server`): the lobby and tables in the browser, over a SQLite file
+  or PostgreSQL; Ctrl-C stops it.
 
 When the reader of ``show`` or ``moves`` goes away before the end of the output
 (``backgammon moves ... | head``), the command stops quietly with exit status
@@ -160,6 +163,27 @@ def _verify(path: str) -> int:
     return 0 if report.ok else 1
 
 
+def _serve(args: argparse.Namespace) -> int:
+    """``serve``: run the online server until Ctrl-C."""
+    import uvicorn
+
+    from .server.app import create_app
+    from .server.store import Store, default_url
+
+    url = args.database or default_url()
+    Store(url).close()  # a sentence now, rather than a failed start-up later
+    print(f"Open http://{args.host}:{args.port}/ in your browser (backgammon play is the terminal game).", flush=True)
+    app = create_app(url, bot_delay=args.bot_delay)
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, ws="websockets", ws_max_size=65536,
+                    log_level="warning", timeout_graceful_shutdown=3)
+    except KeyboardInterrupt:  # pragma: no cover - uvicorn handles Ctrl-C itself
+        pass
+    except SystemExit as exc:  # uvicorn exits when the port is taken
+        return int(exc.code or 0) if not isinstance(exc.code, str) else 1
+    return 0
+
+
 #: Sub-commands that hand every argument to a module of the engine: name -> (module, what).
 _ENGINE_COMMANDS = {
     "train": ("backgammon.engine.train", "train the evaluation networks by self-play"),
@@ -196,6 +220,14 @@ def build_parser() -> argparse.ArgumentParser:
     moves.add_argument("dice", type=_dice, help="the roll, like 31 or 3-1")
     verify = sub.add_parser("verify", help="check the fair dice of an online table's record download")
     verify.add_argument("file", metavar="FILE", help="a /api/tables/{id}/record download (JSON)")
+    serve = sub.add_parser("serve", help="run the online server (lobby and tables in the browser)")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8080, help="the port (default 8080)")
+    serve.add_argument("--database", metavar="URL", default=None,
+                       help="sqlite:///PATH or postgresql://USER@HOST/DB (default: a SQLite file in "
+                            "$XDG_STATE_HOME/backgammon)")
+    serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
+                       help="pause before each bot action, so people see the moves (default 0.6)")
     for name, (module, purpose) in _ENGINE_COMMANDS.items():
         # every option belongs to the engine's own command line, --help included
         engine = sub.add_parser(
@@ -232,6 +264,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _moves(args.position_id, args.dice)
         elif args.command == "verify":
             return _verify(args.file)
+        elif args.command == "serve":
+            return _serve(args)
         else:
             parser.print_help()
         sys.stdout.flush()
