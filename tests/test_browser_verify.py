@@ -172,6 +172,7 @@ def test_tampered_die_and_seed_fail(page: Any, record: dict[str, Any]) -> None:
     assert report["ok"] is False and not verify_record(bad).ok
     assert any("log's rolls" in m for m in report["messages"])
     assert page.locator(".game.fail").count() == 1 and "problem" in page.text_content("#summary")
+    assert page.locator(".game.fail .rolls li.bad").count() == 1  # the changed throw is marked
 
     bad = copy.deepcopy(record)
     seed = bad["fair"]["revealed"][1]["server_seed"]

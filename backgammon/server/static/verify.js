@@ -180,7 +180,7 @@ async function checkGame(entry, revealed, logged) {
   const game = entry.game;
   const check = {
     game, revealed, commitmentOk: null, diceOk: null, logOk: null,
-    rolls: logged.dice, throws: logged.throws, messages: [],
+    rolls: logged.dice, throws: logged.throws, messages: [], badDie: null,
   };
   const fail = (text) => check.messages.push(text);
   const seeds = entry.client_seeds === undefined ? [] : entry.client_seeds;
@@ -222,6 +222,7 @@ async function checkGame(entry, revealed, logged) {
     const mine = computed.slice(0, logged.dice.length);
     check.logOk = mine.every((d, i) => d === logged.dice[i]);
     if (!check.logOk) {
+      check.badDie = mine.findIndex((d, i) => d !== logged.dice[i]);
       fail(`the revealed seeds do not give the log's rolls: they give ${firstDiff(mine, logged.dice, "the log has")}.`);
     }
   }
@@ -328,7 +329,14 @@ function render(report, results, summary) {
     section.append(list);
     for (const m of g.messages) section.append(el("p", { class: "problem" }, m));
     const rolls = el("ol", { class: "rolls", "data-testid": "rolls" });
-    for (const t of g.throws) rolls.append(el("li", {}, throwText(t)));
+    let die = 0;
+    g.throws.forEach((t, i) => {
+      const bad = g.badDie !== null && g.badDie >= die && g.badDie < die + t.dice.length;
+      const item = el("li", bad ? { class: "bad", title: "this throw does not match the seeds" } : {});
+      item.append(el("span", { class: "n" }, `${i + 1}.`), " ", throwText(t));
+      rolls.append(item);
+      die += t.dice.length;
+    });
     section.append(el("p", { class: "muted" }, `${g.throws.length} throw(s), ${g.rolls.length} dice:`), rolls);
     results.append(section);
   }
