@@ -161,7 +161,7 @@ def test_good_record_checks(page: Any, record: dict[str, Any]) -> None:
     first = page.locator(".game[data-game='1']")
     assert "dice match" in first.locator("h2").text_content()
     assert first.locator("[data-check=commitment]").text_content().endswith("ok")
-    assert first.locator(".rolls li").first.text_content().startswith("opening")
+    assert first.locator(".rolls li").first.text_content().startswith("1. opening")
 
 
 def test_tampered_die_and_seed_fail(page: Any, record: dict[str, Any]) -> None:
