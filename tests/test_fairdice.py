@@ -180,6 +180,22 @@ def test_continuation_after_to_dict() -> None:
         FairDice.from_dict({**saved, "version": 9})
 
 
+@settings(max_examples=30, deadline=None)
+@given(plan=st.lists(st.tuples(st.integers(0, 12), st.booleans()), min_size=1, max_size=5))
+def test_restart_anywhere_continues_exactly(plan: list[tuple[int, bool]]) -> None:
+    """Save and restore after any number of dice and games: the same next dice, the same records."""
+    live = FairDice()
+    for dice, end_game in plan:
+        for _ in range(dice):
+            live.die()
+        if end_game:
+            live.new_game()
+        restored = FairDice.from_dict(json.loads(json.dumps(live.to_dict())))
+        assert restored.public() == live.public()
+        assert [restored.die() for _ in range(5)] == [live.die() for _ in range(5)]
+        assert restored.new_game() == live.new_game()
+
+
 # -- whole games through the table --------------------------------------------------------------
 
 
