@@ -165,7 +165,7 @@ export function createBody(form, name) {
   };
   const body = { kind, name, rules, seats: [{ kind: "human" }], same_screen: false };
   if (kind === "match") {
-    const length = Number(f.length.value);
+    const length = Number(f.namedItem("length").value); // f.length is the count of fields
     if (!Number.isInteger(length) || length < 1 || length > 25) {
       throw new Error("A match is played to 1–25 points.");
     }

@@ -76,6 +76,7 @@ export function boardOptions(options, gameNumber) {
     animationMs: reducedMotion ? 0 : SPEEDS[options.speed],
     sounds: options.sounds,
     autoBearOff: options.autoBearOff,
+    highContrast: options.colors === "contrast",
   };
 }
 

@@ -33,6 +33,7 @@ const page = {
   shownKey: "",        // seq and seat of what the board shows
   gameShown: 0,
   logShown: [],        // the log lines on screen
+  logNumber: 0,        // the number of the last line of this game
   connection: null,
   nextId: 1,
   sending: false,      // a command is on its way (buttons wait for the answer)
@@ -175,7 +176,8 @@ function renderHeader() {
 }
 
 function seatLabel(seat) {
-  return seat.kind === "human" ? seat.name : `${seat.name} (${seat.kind} bot)`;
+  if (seat.kind === "human") return seat.name;
+  return seat.name.startsWith(seat.kind) ? `${seat.name} (bot)` : `${seat.name} (${seat.kind} bot)`;
 }
 
 function renderScoreboard() {
@@ -238,7 +240,8 @@ function statusText() {
   const acting = snap.actions.filter((a) => a !== "step" && a !== "resign");
   if (page.active && acting.length) {
     const who = page.seats.length > 1 ? `${page.active}, your turn` : "Your turn";
-    parts.push(`${who}: ${PHASE_WORDS[snap.phase] ?? snap.phase}.`);
+    const roll = snap.phase === "roll" && acting.includes("double") ? "roll or double" : null;
+    parts.push(`${who}: ${roll ?? PHASE_WORDS[snap.phase] ?? snap.phase}.`);
     if (snap.phase === "play" && snap.dice) parts.push(`You rolled ${snap.dice[0]}-${snap.dice[1]}.`);
   } else if (snap.to_act.length) {
     parts.push(`Waiting for ${snap.to_act.join(" and ")} to ${PHASE_WORDS[snap.phase] ?? "act"}.`);
@@ -308,13 +311,18 @@ function renderLog() {
   if (!same) {
     list.replaceChildren();
     page.logShown = [];
+    page.logNumber = 0;
   }
+  let number = page.logNumber;
   for (const line of lines.slice(page.logShown.length)) {
     const li = document.createElement("li");
     li.className = `tone-${line.tone}`;
     li.textContent = line.text;
+    if (line.tone === "title") number = 0; // each game numbers its lines from 1
+    else li.value = ++number;
     list.append(li);
   }
+  page.logNumber = number;
   page.logShown = lines.slice();
   list.scrollTop = list.scrollHeight;
 }
@@ -378,6 +386,11 @@ function renderInvite() {
   $("invite").hidden = !(free && page.seats.length);
   $("invite-link").value = `${location.origin}/t/${page.id}`;
   $("mute-label").hidden = page.seats.length === 0;
+  const muted = Boolean(info?.spectators_muted);
+  $("mute-spectators").checked = muted;
+  const silenced = muted && page.seats.length === 0;
+  $("chat-input").disabled = silenced;
+  $("chat-input").placeholder = silenced ? "The players have muted spectators" : "Say something";
 }
 
 // -- automation (options) ---------------------------------------------------------------
@@ -478,14 +491,28 @@ function toggleResign(open) {
 }
 
 async function rematch() {
-  const token = page.tokens[page.active] ?? Object.values(page.tokens)[0];
   try {
-    const answer = await api(`/api/tables/${encodeURIComponent(page.id)}/rematch`, { token });
+    const tokens = Object.values(page.tokens);
+    const answer = await api(`/api/tables/${encodeURIComponent(page.id)}/rematch`, { tokens });
     keepTokens(answer.table.id, answer.tokens);
     location.href = `/t/${answer.table.id}`;
   } catch (e) {
     say(e.message);
   }
+}
+
+/** Someone started a rematch: our seats' tokens come with it (spectators get the id). */
+function onRematch(message) {
+  if (message.tokens) keepTokens(message.table, message.tokens);
+  const box = $("message");
+  box.replaceChildren();
+  const link = document.createElement("a");
+  link.href = `/t/${message.table}`;
+  link.dataset.testid = "rematch-link";
+  link.textContent = message.tokens ? "Go to the rematch" : "Watch the rematch";
+  box.append("A rematch has started. ", link);
+  box.dataset.kind = "info";
+  box.hidden = false;
 }
 
 function onAction(action) {
@@ -523,6 +550,7 @@ function wireControls() {
   document.addEventListener("keydown", (event) => {
     page.keyboard = true;
     const target = event.target;
+    if (event.defaultPrevented) return; // the board handled it
     if (target.closest && target.closest("input, textarea, select, button, a, summary")) return;
     if (!plays()) return;
     if (event.key === "Enter") {
@@ -572,6 +600,7 @@ function onMessage(message) {
       page.sending = false;
       say(refusalText(message.refusal));
       if (snapshot()) {
+        page.board.show(null); // forget the play that was sent: build it again
         page.board.show(snapshot(), plays());
         renderControls();
       }
@@ -583,6 +612,9 @@ function onMessage(message) {
       break;
     case "chat":
       onChat(message);
+      break;
+    case "rematch":
+      onRematch(message);
       break;
     default:
       break;
@@ -597,6 +629,7 @@ function connect() {
     onPlay(move) { command("play", { move, confirm: true }); },
     onChange(info) {
       page.boardInfo = info;
+      if (info.message) say(info.message, "info");
       renderControls();
     },
     onRoll() { if (snapshot()?.actions.includes("roll")) command("roll"); },
@@ -667,6 +700,8 @@ function offerSeat(info) {
 }
 
 export async function startTable() {
+  // For end-to-end tests and the curious: the last state message and the seat shown.
+  window.bgTable = { get state() { return page.state; }, get seat() { return page.active; } };
   applyTheme(loadOptions());
   const match = location.pathname.match(/^\/t\/([^/]+)/);
   page.id = match ? decodeURIComponent(match[1]) : new URLSearchParams(location.search).get("id") ?? "";
