@@ -58,7 +58,7 @@ import hmac
 import json
 import re
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,16 +141,21 @@ class FairDice(DiceSource):
     """A :class:`~backgammon.dice.DiceSource` whose dice anyone can check afterwards.
 
     ``state`` is :meth:`to_dict`'s output (a restart continues with the same next dice);
-    without it the source starts at game 1 with a fresh secret.
+    without it the source starts at game 1 with a fresh secret. ``entropy(n)`` gives the
+    ``n`` secret bytes of each new server seed (default :func:`secrets.token_bytes`; tests
+    pass a reproducible one, a server never should).
 
     >>> d = FairDice()
     >>> d.game, len(d.commitment), d.public()["revealed"]
     (1, 64, [])
     """
 
-    def __init__(self, state: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self, state: Mapping[str, Any] | None = None, *, entropy: Callable[[int], bytes] = secrets.token_bytes
+    ) -> None:
+        self._entropy = entropy
         self.game = 1
-        self._seed = secrets.token_bytes(_SEED_BYTES)
+        self._seed = self._new_seed()
         self._client_seeds: list[str] = []
         self._dice: list[int] = []
         self._revealed: list[dict[str, Any]] = []
@@ -197,6 +202,12 @@ class FairDice(DiceSource):
         self._client_seeds.append(seed)
         return True
 
+    def _new_seed(self) -> bytes:
+        seed = self._entropy(_SEED_BYTES)
+        if not isinstance(seed, bytes) or len(seed) != _SEED_BYTES:
+            raise BackgammonError(f"the entropy source gave {seed!r}: a server seed is {_SEED_BYTES} bytes")
+        return seed
+
     def die(self) -> int:
         """The next die of the current game's stream (this freezes its client seeds)."""
         if self._stream is None:
@@ -220,7 +231,7 @@ class FairDice(DiceSource):
         record = self._current()
         self._revealed.append(record)
         self.game += 1
-        self._seed = secrets.token_bytes(_SEED_BYTES)
+        self._seed = self._new_seed()
         self._client_seeds = []
         self._dice = []
         self._stream = None
@@ -262,9 +273,11 @@ class FairDice(DiceSource):
         return {"version": FORMAT_VERSION, **self._current(), "revealed": [_copy(r) for r in self._revealed]}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> FairDice:
+    def from_dict(
+        cls, data: Mapping[str, Any], *, entropy: Callable[[int], bytes] = secrets.token_bytes
+    ) -> FairDice:
         """Inverse of :meth:`to_dict`: the same next dice as the source that was saved."""
-        return cls(data)
+        return cls(data, entropy=entropy)
 
     def _load(self, data: Mapping[str, Any]) -> None:
         if not isinstance(data, Mapping):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+import itertools
 import json
 import os
 import threading
@@ -34,7 +35,8 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Chro
 
 def played_record(kind: str = "match", games: int = 3) -> dict[str, Any]:
     """A record download of bots playing with FairDice (the room's reveal rule after each action)."""
-    fair = FairDice()
+    counter = itertools.count()
+    fair = FairDice(entropy=lambda n: hashlib.sha256(f"{kind}/{next(counter)}".encode()).digest()[:n])
     fair.add_client_seed(1, "0123456789abcdef")
     if kind == "chouette":
         table = Table.chouette([Seat(n, "beginner", seed=i) for i, n in enumerate(["ann", "bob", "cy"])], dice=fair)
@@ -56,6 +58,7 @@ def played_record(kind: str = "match", games: int = 3) -> dict[str, Any]:
         seat = table.bot_to_act()
         if seat is not None:
             table.play_bot(seat)
+        fair.advance_to(table.contest.game_number + table.contest.game_over())
     record: dict[str, Any] = json.loads(json.dumps(make_record(table.to_dict(), fair)))
     return record
 

@@ -10,6 +10,7 @@ import itertools
 import json
 from collections import Counter
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -41,6 +42,12 @@ def fixed(seed: bytes = SEED, game: int = 1) -> FairDice:
     return FairDice.from_dict(
         {"version": 1, "game": game, "server_seed": seed.hex(), "client_seeds": [], "dice": [], "revealed": []}
     )
+
+
+def entropy(label: str) -> Callable[[int], bytes]:
+    """Reproducible secrets for tests: SHA-256 of the label and a counter."""
+    counter = itertools.count()
+    return lambda n: hashlib.sha256(f"{label}/{next(counter)}".encode()).digest()[:n]
 
 
 def reference_dice(seed: bytes, game: int, client_seeds: list[str], n: int) -> list[int]:
@@ -228,7 +235,7 @@ def record_of(table: Table, fair: FairDice) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def match_record() -> dict[str, Any]:
-    fair = FairDice()
+    fair = FairDice(entropy=entropy("m1"))
     fair.add_client_seed(1, CLIENT)
     table = Table.match([Seat("ann", "beginner", seed=1), Seat("bob", "beginner", seed=2)], length=5, dice=fair)
     play_out(table, fair)
@@ -248,7 +255,7 @@ def test_whole_match_verifies(match_record: dict[str, Any]) -> None:
 
 def test_money_game_with_opening_reroll_verifies() -> None:
     # R5 option: the opening winner rolls afresh; R6: equal opening dice double the cube
-    fair = FairDice()
+    fair = FairDice(entropy=entropy("table0"))
     rules = Rules(opening_reroll=True, automatic_doubles=True)
     table = Table.match([Seat("ann", "beginner", seed=3), Seat("bob", "beginner", seed=4)], 0, rules, dice=fair)
     play_out(table, fair, games=3)
@@ -261,7 +268,7 @@ def test_money_game_with_opening_reroll_verifies() -> None:
 
 
 def test_unfinished_game_is_not_a_failure() -> None:
-    fair = FairDice()
+    fair = FairDice(entropy=entropy("table1"))
     table = Table.match([Seat("ann", "beginner", seed=5), Seat("bob", "beginner", seed=6)], 0, dice=fair)
     for _ in range(6):
         seat = table.bot_to_act()
@@ -276,7 +283,7 @@ def test_unfinished_game_is_not_a_failure() -> None:
 
 
 def test_chouette_verifies() -> None:
-    fair = FairDice()
+    fair = FairDice(entropy=entropy("table2"))
     seats = [Seat(n, "beginner", seed=i) for i, n in enumerate(["ann", "bob", "cy"])]
     table = Table.chouette(seats, dice=fair)
     play_out(table, fair, games=3)
