@@ -34,7 +34,14 @@ Byte layout (version 1), precise enough to re-implement:
   ``roll_off``, ``opening_roll`` and ``roll`` events, in log order.
 
 Known answer: server seed ``00 01 02 ... 1f`` (bytes 0-31), game 1, client seed
-``"0123456789abcdef"``: the first dice are ``KNOWN_ANSWER`` (see the tests).
+``"0123456789abcdef"``: the first ten dice are 1, 1, 1, 4, 4, 2, 6, 3, 4, 3
+(:data:`KNOWN_ANSWER`).
+
+Games: game ``n`` of the fair dice is game ``n`` of the table's log (its ``game_start``
+event's ``number``; a chouette's roll-off before game 1 belongs to game 1). The front end
+starts the next game of the fair dice (:meth:`FairDice.new_game`, which reveals the ended
+one) as soon as a game is over, before any die of the next game is drawn
+(:meth:`FairDice.advance_to` does it idempotently).
 
 >>> dice = FairDice.from_dict({"version": 1, "game": 1, "server_seed": bytes(range(32)).hex(),
 ...                            "client_seeds": [], "dice": [], "revealed": []})
