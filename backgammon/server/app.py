@@ -181,7 +181,8 @@ def _sender(websocket: WebSocket) -> Any:
 async def table_socket(websocket: WebSocket) -> None:
     """``/ws/tables/{id}``: play, watch and chat (docs/PROTOCOL.md)."""
     await websocket.accept()
-    conn = Connection(_sender(websocket))
+    rate, burst = websocket.app.state.throttle
+    conn = Connection(_sender(websocket), throttle=protocol.Throttle(rate, burst))
     try:
         room = await _club(websocket).room(websocket.path_params["id"])
     except RoomError as exc:
@@ -259,10 +260,12 @@ async def lobby_socket(websocket: WebSocket) -> None:
 
 
 def create_app(database_url: str | None = None, *, dice_factory: DiceFactory | None = None,
-               bot_delay: float = 0.0) -> Starlette:
+               bot_delay: float = 0.0, message_rate: float = protocol.RATE,
+               message_burst: float = protocol.BURST) -> Starlette:
     """The server over the database at ``database_url`` (``store.default_url()`` when
     ``None``); ``dice_factory`` builds each table's fair dice (tests inject seeded ones);
-    ``bot_delay`` seconds pass before each bot action (so people see the moves)."""
+    ``bot_delay`` seconds pass before each bot action (so people see the moves); each
+    connection may send ``message_rate`` messages a second, bursts of ``message_burst``."""
     url = database_url or default_url()
 
     @asynccontextmanager
@@ -271,6 +274,7 @@ def create_app(database_url: str | None = None, *, dice_factory: DiceFactory | N
         club = Club(store, dice_factory, bot_delay)
         app.state.club = club
         app.state.store = store
+        app.state.throttle = (message_rate, message_burst)
         try:
             await club.start()
             yield
