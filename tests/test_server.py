@@ -554,6 +554,7 @@ def check_resumes(url: str, dice: Any = None) -> None:
             _, state = hello(ws, [created["token"]])
             assert state["seq"] == seen["seq"] and state["snapshots"] == seen["snapshots"]
             assert state["plays"] == seen["plays"] and state["fair"] == seen["fair"]
+            assert state["log"] == seen["log"]
             play_turn(ws, "ann", state, 99)  # and play goes on
             assert ws.receive_json() == {"type": "ack", "id": 99}
 

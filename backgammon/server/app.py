@@ -1,9 +1,12 @@
 """The Starlette application of ``backgammon serve``: the pages, the JSON API, the WebSockets
 and the OpenAPI document (docs/PROTOCOL.md is the contract).
 
->>> app = create_app("sqlite://")
->>> sorted(p for p in OPENAPI["paths"])[:3]
-['/api/bots', '/api/tables', '/api/tables/{id}']
+>>> from starlette.testclient import TestClient
+>>> with TestClient(create_app("sqlite://")) as client:   # an in-memory database
+...     created = client.post("/api/tables", json={"kind": "money", "name": "ann",
+...                           "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+...     created["table"]["status"], created["seat"], len(created["token"])
+('waiting', 'ann', 43)
 """
 
 from __future__ import annotations

@@ -352,12 +352,12 @@ class Throttle:
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self._last) * self.rate)
         self._last = now
+        while self._drops and self._drops[0] < now - FLOOD_WINDOW:
+            self._drops.popleft()
         if self.tokens >= 1.0:
             self.tokens -= 1.0
             return True
         self._drops.append(now)
-        while self._drops and self._drops[0] < now - FLOOD_WINDOW:
-            self._drops.popleft()
         return False
 
     @property
