@@ -204,13 +204,14 @@ def play_turn(ws: Any, seat: str, state: dict[str, Any], n: int) -> None:
     ws.send_json({"type": "command", "seat": seat, "id": n, "command": command})
 
 
-def test_a_whole_match_against_a_bot_over_the_websocket(client: TestClient) -> None:
-    created = create(client)
+@pytest.mark.parametrize("length", [1, 3])
+def test_a_whole_match_against_a_bot_over_the_websocket(client: TestClient, length: int) -> None:
+    created = create(client, {**VS_BOT, "length": length})
     table_id = created["table"]["id"]
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         _, state = hello(ws, [created["token"]])
         seq = state["seq"]
-        for n in range(400):
+        for n in range(2000):
             if state["snapshots"]["ann"]["over"]:
                 break
             if not state["snapshots"]["ann"]["actions"]:
@@ -225,11 +226,12 @@ def test_a_whole_match_against_a_bot_over_the_websocket(client: TestClient) -> N
         else:
             raise AssertionError("the match did not end")
         assert state["table"]["status"] == "over"
-        assert any("1-point match" in line["text"] for line in state["log"])
+        assert any(f"{length}-point match" in line["text"] for line in state["log"])
     assert client.get("/api/tables").json()["tables"] == []  # over: not in the lobby
     record = client.get(f"/api/tables/{table_id}/record").json()
     report = verify_record(record)
     assert report.ok, report.lines()
+    assert len(record["fair"]["revealed"]) == state["snapshots"]["ann"]["game_number"]  # every game's seed
     events = client.app.state.store.events(table_id)  # type: ignore[attr-defined]
     assert [e.seq for e in events] == list(range(1, len(events) + 1)) and len(events) == stored(client, table_id)[0]
     assert {e.seat for e in events} == {"ann", "random"}
@@ -260,6 +262,8 @@ def test_a_chouette_with_bots_comes_to_the_person(client: TestClient) -> None:
                 break
         assert acted == 25
         assert state["seq"] > 25
+    record = client.get(f"/api/tables/{created['table']['id']}/record").json()
+    assert record["format"] == "backgammon-table" and verify_record(record).ok
 
 
 def test_out_of_turn_is_refused_R43_and_changes_nothing(client: TestClient) -> None:

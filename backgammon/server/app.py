@@ -206,7 +206,13 @@ async def table_socket(websocket: WebSocket) -> None:
                 await conn.send(protocol.error(
                     f"slow down: at most {protocol.RATE:g} messages a second; this one was dropped"))
                 continue
-            await _dispatch(room, conn, raw)
+            try:
+                await _dispatch(room, conn, raw)
+            except (WebSocketDisconnect, asyncio.CancelledError):
+                raise
+            except Exception:  # a bug must not take the connection down silently
+                log.exception("table %s: a message failed", room.id)
+                await conn.send(protocol.error("the server failed on that message (a bug, logged); nothing changed"))
     except WebSocketDisconnect:
         pass
     finally:
