@@ -526,6 +526,26 @@ def test_keyboard_moves_the_selected_point(page: Any) -> None:
     assert info(page)["text"] == "8/5"
 
 
+def test_animations(page: Any) -> None:
+    """With animationMs, the viewer's hops and the other side's moves are animated."""
+    initial = Position.initial()
+    show(page, snapshot_of(initial, (3, 1)), plays_of(initial, (3, 1)))
+    page.evaluate("window.board.setOptions({animationMs: 400})")
+    click_point(page, 8)
+    assert page.evaluate("document.querySelector('[data-top=\"5\"]').getAnimations().length") == 1
+    # bob (on roll next, seen from ann's side) plays 13/7 from his 13-point, ann's 12
+    before = snapshot_of(initial, (6, 1), on_roll="bob", actions=())
+    moved = json.loads(json.dumps(before))
+    moved["board"]["points"][11] += 1  # one fewer of bob's on ann's 12
+    moved["board"]["points"][17] -= 1  # one more on ann's 18
+    moved["dice"] = None
+    show(page, before, [])
+    show(page, moved, [])
+    assert page.evaluate("document.querySelector('[data-other-top=\"18\"]').getAnimations().length") == 1
+    pairs = page.evaluate("([a, b]) => window.boardLib.otherMoves(a, b)", [before["board"], moved["board"]])
+    assert pairs == [{"from": 12, "to": 18}]
+
+
 if __name__ == "__main__":
     write_samples()
     print(f"wrote the samples into {DEMO}")

@@ -469,9 +469,11 @@ export class Board {
       this.base && board && interactive && this.plays &&
       keyString(this.base) === keyString(board) && this.dice.join() === dice.join() &&
       [...keySet(this.plays)].sort().join(";") === [...keySet(plays)].sort().join(";");
-    if (prev && snapshot && prev.dice && snapshot.dice && (prev.dice.join() !== snapshot.dice.join() || prev.board.points.join() !== snapshot.board.points.join())) {
-      if (!same) this.sound("dice");
-    } else if ((!prev || !prev.dice) && snapshot && snapshot.dice) this.sound("dice");
+    if (snapshot && snapshot.dice && !same && !(prev && prev.dice && prev.dice.join() === snapshot.dice.join() && keyString(prev.board) === keyString(snapshot.board))) {
+      this.sound("dice");
+    }
+    const moves = prev && snapshot && !same && prev.side === snapshot.side ? otherMoves(prev.board, snapshot.board) : [];
+    const starts = moves.map((m) => ({ ...m, start: this.otherXY(m.from, prev.board) }));
     this.snapshot = snapshot;
     if (!same) {
       this.plays = interactive ? plays : null;
@@ -484,8 +486,27 @@ export class Board {
       this.message = "";
       this.cancelPick(false);
     } else this.plays = plays;
+    this.sent = false;
     this.render();
+    for (const m of starts) this.animateOther(m.to, m.start);
     this.changed();
+  }
+
+  /** Where the other side's top checker on `place` (viewer's numbering; 25: their bar,
+   *  0: their tray) is drawn on board `b`. */
+  otherXY(place, b) {
+    if (place === BAR) return this.barXY(false, Math.max(0, b.bar[1] - 1));
+    if (place === OFF) return { x: this.fx(TRAYX + TW / 2), y: this.fy(TOP + 6 + Math.max(0, b.off[1] - 1) * 17.4 + 7) };
+    return this.stackXY(place, Math.max(0, Math.abs(Math.min(0, b.points[place - 1])) - 1));
+  }
+
+  animateOther(place, start) {
+    const ms = Number(this.options.animationMs) || 0;
+    if (ms <= 0 || !start) return;
+    const node = this.layer.querySelector(`[data-other-top="${place}"]`);
+    const end = this.otherXY(place, this.current());
+    if (!node || typeof node.animate !== "function") return;
+    node.animate([{ transform: `translate(${start.x - end.x}px, ${start.y - end.y}px)` }, { transform: "translate(0px, 0px)" }], { duration: ms * 1.5, easing: "ease-in-out" });
   }
 
   /** True while the viewer may move checkers. */
@@ -1035,6 +1056,7 @@ export class Board {
         g.setAttribute("data-point", String(p));
         if (isTop) {
           if (own) g.setAttribute("data-top", String(p));
+          else g.setAttribute("data-other-top", String(p));
           g.setAttribute("data-count", String(n));
           if (own && pickedFrom === p) g.setAttribute("opacity", "0.35");
           if (own && this.pick && !this.pick.moved && this.pick.from === p) g.classList.add("bg-picked");
@@ -1055,7 +1077,7 @@ export class Board {
         g.setAttribute("data-point", "bar");
         if (isTop) {
           g.setAttribute("data-count", String(n));
-          if (own) g.setAttribute("data-top", String(BAR));
+          g.setAttribute(own ? "data-top" : "data-other-top", String(BAR));
           if (own && pickedFrom === BAR) g.setAttribute("opacity", "0.35");
         }
         if (own && interactive) g.classList.add("bg-movable");
@@ -1069,7 +1091,7 @@ export class Board {
       for (let i = 0; i < n; i++) {
         const y = own ? BOTTOM - 6 - (i + 1) * 17.4 : TOP + 6 + i * 17.4;
         const r = this.rect(TRAYX + 7, y, TW - 14, 14.6, { fill, stroke: outlineOf(fill), "stroke-width": 1.5, rx: 3, class: "bg-slab", "data-side": own ? "own" : "other" }, layer);
-        if (own && i === n - 1) r.setAttribute("data-top", String(OFF));
+        if (i === n - 1) r.setAttribute(own ? "data-top" : "data-other-top", String(OFF));
       }
     }
 
@@ -1219,6 +1241,34 @@ export class Board {
     const g = this.checker(pick.x, pick.y, side === 0 ? c.checker0 : c.checker1, "", this.dragLayer);
     g.classList.add("bg-ghost");
   }
+}
+
+/**
+ * The other side's checker moves between two boards of the viewer (their checkers move up
+ * the viewer's numbering: from their bar, 25 here, read as 0, to their tray, 0 here, read
+ * as 25), paired greedily; [] when it does not look like one turn (a new game, say).
+ * @returns {{from: number, to: number}[]}
+ */
+export function otherMoves(before, after) {
+  const count = (b, p) => (p === 0 ? b.bar[1] : p === 25 ? b.off[1] : Math.max(0, -b.points[p - 1]));
+  const sources = [];
+  const dests = [];
+  for (let p = 0; p <= 25; p++) {
+    const d = count(after, p) - count(before, p);
+    for (let i = 0; i < -d; i++) sources.push(p);
+    for (let i = 0; i < d; i++) dests.push(p);
+  }
+  // a checker hit by the viewer shows up on their bar (a source of nothing): ignore it
+  if (dests.length > 4 || dests.length === 0) return [];
+  const out = [];
+  for (const to of dests.sort((a, b) => a - b)) {
+    let best = -1;
+    for (let i = 0; i < sources.length; i++) if (sources[i] < to && (best < 0 || sources[i] > sources[best])) best = i;
+    if (best < 0) continue;
+    const from = sources.splice(best, 1)[0];
+    out.push({ from: from === 0 ? BAR : from, to: to === 25 ? OFF : to });
+  }
+  return out;
 }
 
 /** The mover's pip count on `b` (own: true) or the other side's. */
