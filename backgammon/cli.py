@@ -175,7 +175,7 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Open http://{args.host}:{args.port}/ in your browser (backgammon play is the terminal game).", flush=True)
     app = create_app(url, bot_delay=args.bot_delay)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, ws="websockets", ws_max_size=65536,
+        uvicorn.run(app, host=args.host, port=args.port, ws="websockets-sansio", ws_max_size=65536,
                     log_level="warning", timeout_graceful_shutdown=3)
     except KeyboardInterrupt:  # pragma: no cover - uvicorn handles Ctrl-C itself
         pass
