@@ -29,6 +29,7 @@ import pytest
 from backgammon.position import Position
 from backgammon.table.snapshot import board_view
 from tests.conftest import board as make_board
+from tests.strategies import random_game_positions
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "backgammon" / "server" / "static"
@@ -504,6 +505,54 @@ def test_legal_hops_agree_with_the_engine(page: Any) -> None:
                 [start, [dice[0]] * 4 if dice[0] == dice[1] else list(dice), plays],
             )
             assert reached == sorted(",".join(map(str, p["key"])) for p in plays), (pos.position_id(), dice)
+
+
+WALK_JS = """(cases) => {
+    const { legalHops, boardKey } = window.boardLib;
+    const apply = (b, h) => {
+      const n = { points: b.points.slice(), bar: b.bar.slice(), off: b.off.slice() };
+      if (h.from === 25) n.bar[0]--; else n.points[h.from - 1]--;
+      if (h.to === 0) n.off[0]++;
+      else if (n.points[h.to - 1] === -1) { n.points[h.to - 1] = 1; n.bar[1]++; }
+      else n.points[h.to - 1]++;
+      return n;
+    };
+    return cases.map(([b, dice, plays]) => {
+      const finals = new Set();
+      const seen = new Set();
+      const walk = (b, left) => {
+        const id = boardKey(b).join(",") + "|" + left.join("");
+        if (seen.has(id)) return;
+        seen.add(id);
+        const hops = legalHops(b, left, plays);
+        if (hops.length === 0) { finals.add(boardKey(b).join(",")); return; }
+        for (const h of hops) {
+          const i = left.indexOf(h.die);
+          walk(apply(b, h), [...left.slice(0, i), ...left.slice(i + 1)]);
+        }
+      };
+      walk(b, dice);
+      return [...finals].sort();
+    });
+}"""
+
+
+def test_legal_hops_over_random_games(page: Any) -> None:
+    """R8-R20 in JS: from positions of random games, hop by hop reaches exactly the legal plays."""
+    cases = []
+    expected = []
+    for pos, dice in random_game_positions(seed=11, games=3):
+        plays = plays_of(pos, dice)
+        if not plays:
+            continue
+        v = board_view(pos)
+        start = {"points": list(v.points), "bar": list(v.bar), "off": list(v.off)}
+        cases.append([start, [dice[0]] * 4 if dice[0] == dice[1] else sorted(dice, reverse=True), plays])
+        expected.append(sorted(",".join(map(str, p["key"])) for p in plays))
+    assert len(cases) > 100
+    got = page.evaluate(WALK_JS, cases)
+    for case, want, have in zip(cases, expected, got):
+        assert have == want, case[0]
 
 
 def test_roll_and_double_callbacks(page: Any) -> None:

@@ -322,6 +322,7 @@ const TRAYX = RF + 6 * PW + 20; // 820
 const TW = 70; // tray width
 const MID = (TOP + BOTTOM) / 2; // 390
 const POINT_H = 5 * CD - 16; // triangle height
+const SLAB = 17.4; // a borne-off checker's slot in the tray
 
 /** Default colours (like options.js's "classic" preset); checker0/checker1 by side. */
 export const DEFAULT_COLORS = {
@@ -496,7 +497,7 @@ export class Board {
    *  0: their tray) is drawn on board `b`. */
   otherXY(place, b) {
     if (place === BAR) return this.barXY(false, Math.max(0, b.bar[1] - 1));
-    if (place === OFF) return { x: this.fx(TRAYX + TW / 2), y: this.fy(TOP + 6 + Math.max(0, b.off[1] - 1) * 17.4 + 7) };
+    if (place === OFF) return { x: this.fx(TRAYX + TW / 2), y: this.fy(TOP + 6 + Math.max(0, b.off[1] - 1) * SLAB + 7.3) };
     return this.stackXY(place, Math.max(0, Math.abs(Math.min(0, b.points[place - 1])) - 1));
   }
 
@@ -588,7 +589,7 @@ export class Board {
   doHops(hops, { animate = true, sound = true } = {}) {
     const from = hops[0].from;
     const to = hops[hops.length - 1].to;
-    const start = this.checkerXY(from, this.current(), true);
+    const start = this.checkerXY(from, this.current());
     this.hops.push(...hops);
     this.redoStack = [];
     this.message = "";
@@ -601,8 +602,9 @@ export class Board {
   /** Take back the last hop (R42). */
   undo() {
     if (!this.interactive || this.hops.length === 0) return false;
-    const h = this.hops.pop();
-    const start = this.checkerXY(h.to, this.current(), true);
+    const h = this.hops[this.hops.length - 1];
+    const start = this.checkerXY(h.to, this.current());
+    this.hops.pop();
     this.redoStack.push(h);
     this.message = "";
     this.render();
@@ -615,7 +617,7 @@ export class Board {
   redo() {
     if (!this.interactive || this.redoStack.length === 0) return false;
     const h = this.redoStack.pop();
-    const start = this.checkerXY(h.from, this.current(), true);
+    const start = this.checkerXY(h.from, this.current());
     this.hops.push(h);
     this.message = "";
     this.render();
@@ -910,7 +912,7 @@ export class Board {
     const ms = Number(this.options.animationMs) || 0;
     if (ms <= 0 || !start) return;
     const b = this.current();
-    const end = this.checkerXY(place, b, false);
+    const end = this.checkerXY(place, b);
     const node = this.layer.querySelector(`[data-top="${place}"]`);
     if (!node || !end || typeof node.animate !== "function") return;
     const dx = start.x - end.x;
@@ -965,13 +967,12 @@ export class Board {
     return { x: this.fx(cx), y: this.fy(y) };
   }
 
-  /** The screen position of the mover's top checker on `place` (or where one would go). */
-  checkerXY(place, b, before) {
+  /** The screen position of the mover's top checker on `place` of board `b`. */
+  checkerXY(place, b) {
     if (!b) return null;
-    if (place === BAR) return this.barXY(true, Math.max(0, b.bar[0] - (before ? 1 : 1)));
-    if (place === OFF) return { x: this.fx(TRAYX + TW / 2), y: this.fy(BOTTOM - 10 - Math.max(0, b.off[0] - 1) * 18.6) };
-    const n = Math.abs(b.points[place - 1]);
-    return this.stackXY(place, Math.max(0, n - 1));
+    if (place === BAR) return this.barXY(true, Math.max(0, b.bar[0] - 1));
+    if (place === OFF) return { x: this.fx(TRAYX + TW / 2), y: this.fy(BOTTOM - 6 - Math.max(1, b.off[0]) * SLAB + 7.3) };
+    return this.stackXY(place, Math.max(0, Math.abs(b.points[place - 1]) - 1));
   }
 
   sideOf(name) {
@@ -1089,7 +1090,7 @@ export class Board {
       const n = b.off[idx];
       const fill = own ? ownFill : otherFill;
       for (let i = 0; i < n; i++) {
-        const y = own ? BOTTOM - 6 - (i + 1) * 17.4 : TOP + 6 + i * 17.4;
+        const y = own ? BOTTOM - 6 - (i + 1) * SLAB : TOP + 6 + i * SLAB;
         const r = this.rect(TRAYX + 7, y, TW - 14, 14.6, { fill, stroke: outlineOf(fill), "stroke-width": 1.5, rx: 3, class: "bg-slab", "data-side": own ? "own" : "other" }, layer);
         if (i === n - 1) r.setAttribute(own ? "data-top" : "data-other-top", String(OFF));
       }
