@@ -57,6 +57,8 @@ def test_every_message_type_parses() -> None:
     ('{"type": "command", "seat": "ann", "command": {"type": "play", "move": "8/5", "confirm": 1}}', "true or false"),
     ('{"type": "seed", "game": "1", "seed": "abcdef0123456789"}', "'game' of a seed message"),
     ('{"type": "seed", "game": 1, "seed": "abc"}', "16-128 hex digits"),
+    ('{"type": "seed", "game": 1, "seed": "abcdef0123456789a"}', "an even number"),
+    ('{"type": "hello", "protocol": 1, "client_seed": "' + "a" * 130 + '"}', "16-128 hex digits"),
     ('{"type": "chat", "text": "' + "x" * 501 + '"}', "1-500 characters"),
 ])
 def test_bad_messages_are_refused_with_a_sentence(raw: str | bytes, words: str) -> None:

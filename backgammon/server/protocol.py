@@ -20,7 +20,6 @@ backgammon.server.protocol.ProtocolError: unknown message type 'dance'; send one
 from __future__ import annotations
 
 import json
-import re
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -28,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import BackgammonError, Refusal
+from ..fairdice import check_client_seed
 from ..table import Command, Table, command_from_dict
 from ..table.snapshot import board_view
 
@@ -70,8 +70,6 @@ BURST = 40.0
 #: A connection with this many dropped messages within :data:`FLOOD_WINDOW` seconds is closed.
 FLOOD_DROPS = 60
 FLOOD_WINDOW = 5.0
-
-_HEX = re.compile(r"^[0-9a-fA-F]+$")
 
 
 class ProtocolError(BackgammonError):
@@ -167,8 +165,8 @@ def _hello(data: Mapping[str, Any]) -> Hello:
 
 
 def _check_seed(seed: str) -> None:
-    if not 16 <= len(seed) <= 128 or not _HEX.match(seed):
-        raise ProtocolError("a client seed is 16-128 hex digits (0-9, a-f)")
+    if check_client_seed(seed) is not None:
+        raise ProtocolError("a client seed is 16-128 hex digits (0-9, a-f), an even number of them")
 
 
 def _command(data: Mapping[str, Any]) -> CommandMessage:
