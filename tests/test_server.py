@@ -412,6 +412,28 @@ def test_a_tentative_play_is_applied_but_not_stored(client: TestClient) -> None:
         assert until(ws, "state")["seq"] == before[0] + 1
 
 
+def test_hints_against_bots_only(client: TestClient) -> None:
+    created = create(client)
+    with client.websocket_connect(f"/ws/tables/{created['table']['id']}") as ws:
+        _, state = hello(ws, [created["token"]])
+        ws.send_json({"type": "hint", "seat": "random", "id": 1})
+        assert "only for your own seat" in ws.receive_json()["error"]
+        while "play" not in state["snapshots"]["ann"]["actions"]:
+            if state["snapshots"]["ann"]["actions"]:
+                play_turn(ws, "ann", state, 0)
+            state = until(ws, "state", my_turn("ann"))
+        ws.send_json({"type": "hint", "seat": "ann", "id": 2})
+        reply = until(ws, "hint")
+        assert reply["id"] == 2 and reply["seat"] == "ann" and reply["hint"]["kind"] == "plays"
+        assert reply["hint"]["plays"][0]["move"] in state["snapshots"]["ann"]["legal"]
+    people = create(client, {**TWO_PEOPLE, "same_screen": True})
+    with client.websocket_connect(f"/ws/tables/{people['table']['id']}") as ws:
+        hello(ws, list(people["tokens"].values()))
+        ws.send_json({"type": "hint", "seat": "ann", "id": 3})
+        reply = ws.receive_json()
+        assert reply["id"] == 3 and "only against bots" in reply["error"]
+
+
 # -- chat, spectators, rematch, lobby -------------------------------------------------------------
 
 

@@ -243,6 +243,8 @@ async def _dispatch(room: Room, conn: Connection, raw: str | bytes) -> None:
         await room.mute(conn, message.mute)
     elif isinstance(message, protocol.SeedMessage):
         await room.seed(conn, message)
+    elif isinstance(message, protocol.HintRequest):
+        await room.hint(conn, message)
     else:
         await conn.send({"type": "pong"})
 

@@ -12,7 +12,7 @@ CommandMessage(seat='ann', command=Roll(), id=1)
 >>> parse('{"type": "dance"}')
 Traceback (most recent call last):
 ...
-backgammon.server.protocol.ProtocolError: unknown message type 'dance'; send one of chat, command, hello, mute_spectators, ping, seed
+backgammon.server.protocol.ProtocolError: unknown message type 'dance'; send one of chat, command, hello, hint, mute_spectators, ping, seed
 >>> error("slow down")
 {'type': 'error', 'error': 'slow down'}
 """
@@ -43,6 +43,7 @@ __all__ = [
     "ClientMessage",
     "CommandMessage",
     "Hello",
+    "HintRequest",
     "MuteSpectators",
     "Ping",
     "ProtocolError",
@@ -122,11 +123,19 @@ class SeedMessage:
 
 
 @dataclass(frozen=True)
+class HintRequest:
+    """``hint``: the analysis of ``seat``'s decision now (against bots only)."""
+
+    seat: str
+    id: Any = None
+
+
+@dataclass(frozen=True)
 class Ping:
     """``ping``: answered by ``pong``."""
 
 
-ClientMessage = Hello | CommandMessage | ChatMessage | MuteSpectators | SeedMessage | Ping
+ClientMessage = Hello | CommandMessage | ChatMessage | MuteSpectators | SeedMessage | HintRequest | Ping
 
 
 def _field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...], what: str, *,
@@ -203,8 +212,16 @@ _PARSERS: dict[str, Callable[[Mapping[str, Any]], ClientMessage]] = {
     "chat": _chat,
     "mute_spectators": lambda d: MuteSpectators(_field(d, "mute", bool, "true or false")),
     "seed": _seed,
+    "hint": lambda d: HintRequest(_field(d, "seat", str, "the name of a seat you hold", id=d.get("id")), _plain_id(d)),
     "ping": lambda d: Ping(),
 }
+
+
+def _plain_id(data: Mapping[str, Any]) -> Any:
+    id = data.get("id")
+    if isinstance(id, (dict, list)):
+        raise ProtocolError("the 'id' of a message is a number or text")
+    return id
 
 
 def parse(raw: str | bytes) -> ClientMessage:

@@ -459,7 +459,25 @@ class Room:
             except (asyncio.CancelledError, Exception):
                 pass
 
-    # -- chat, seeds, mute -----------------------------------------------------------------
+    # -- hints, chat, seeds, mute -----------------------------------------------------------
+
+    async def hint(self, conn: Connection, request: protocol.HintRequest) -> None:
+        """The analysis of the seat's decision (:mod:`backgammon.server.hints`), computed in a
+        worker thread while the table cannot change; against bots only."""
+        from .hints import hint, why_no_hint
+
+        seat, id = request.seat, request.id
+        if seat not in conn.seats:
+            await self._send(conn, protocol.error(f"you can ask for hints only for your own seat, not {seat!r}", id))
+            return
+        async with self.lock:
+            table = self.table
+            reason = "the table is waiting for players" if table is None else why_no_hint(table, seat)
+            if reason is not None or table is None:
+                await self._send(conn, protocol.error(f"no hint: {reason}", id))
+                return
+            advice = await anyio.to_thread.run_sync(lambda: hint(table, seat))
+            await self._send(conn, {"type": "hint", "id": id, "seat": seat, "hint": advice})
 
     async def chat(self, conn: Connection, text: str) -> None:
         """Store and relay a chat line (spectators only while they are not muted)."""
