@@ -18,7 +18,9 @@ const PHASE_WORDS = {
   play: "play",
   cube: "answer the double",
   resign: "answer the resignation",
-  consent: "answer the proposed double",
+  consent: "agree to the proposed double or refuse it (R39)",
+  team_double: "answer the team's double",
+  box_double: "answer the box's double (R40)",
   over: "start the next game",
 };
 
@@ -137,7 +139,19 @@ function onState(message) {
   page.sending = false;
   page.active = chooseSeat(message.snapshots);
   const snap = snapshot();
-  if (!snap) return;
+  if (!snap) { // the table waits for its players: no game yet
+    renderHeader();
+    $("status").textContent = "Waiting for players to join: send the invite link.";
+    $("scoreboard").replaceChildren(...(page.info?.seats ?? []).map((seat) => {
+      const li = document.createElement("li");
+      li.className = "seat";
+      li.textContent = seat.free ? "a free seat" : seatLabel(seat);
+      return li;
+    }));
+    renderFair();
+    renderInvite();
+    return;
+  }
   if (snap.game_number !== page.gameShown) {
     page.gameShown = snap.game_number;
     page.board.setOptions(boardOptions(page.options, snap.game_number));
@@ -240,8 +254,12 @@ function statusText() {
   const acting = snap.actions.filter((a) => a !== "step" && a !== "resign");
   if (page.active && acting.length) {
     const who = page.seats.length > 1 ? `${page.active}, your turn` : "Your turn";
-    const roll = snap.phase === "roll" && acting.includes("double") ? "roll or double" : null;
-    parts.push(`${who}: ${roll ?? PHASE_WORDS[snap.phase] ?? snap.phase}.`);
+    let task = PHASE_WORDS[snap.phase] ?? snap.phase;
+    if (acting.includes("ready")) task = "press Ready to let the captain roll, or propose a double (R39)";
+    else if (snap.phase === "roll" && acting.includes("roll")) {
+      task = acting.includes("double") || acting.includes("propose_double") ? "roll or double" : "roll";
+    }
+    parts.push(`${who}: ${task}.`);
     if (snap.phase === "play" && snap.dice) parts.push(`You rolled ${snap.dice[0]}-${snap.dice[1]}.`);
   } else if (snap.to_act.length) {
     parts.push(`Waiting for ${snap.to_act.join(" and ")} to ${PHASE_WORDS[snap.phase] ?? "act"}.`);
@@ -332,11 +350,11 @@ function renderChouette() {
   const panel = $("chouette");
   panel.hidden = snap.kind !== "chouette";
   if (panel.hidden) return;
-  const by = (role) => snap.seats.filter((s) => s.role === role).map((s) => s.name);
-  const captain = [...by("captain"), ...by("acting captain")];
-  $("chouette-rotation").textContent =
-    `Game ${snap.game_number}: ${by("box").join("") || "?"} in the box; captain ${captain.join(", ") || "?"}`
-    + (by("line").length ? `; then ${by("line").join(", ")}.` : ".");
+  const by = (role) => snap.seats.filter((s) => s.role === role).map((s) => s.name).join(", ");
+  const roles = [["box", "in the box"], ["captain", "captain"], ["acting captain", "moving for the team"],
+    ["line", "next in line"]];
+  const told = roles.filter(([role]) => by(role)).map(([role, words]) => `${by(role)} ${words}`);
+  $("chouette-rotation").textContent = `Game ${snap.game_number}: ${told.join("; ")}.`;
   const offer = $("chouette-offer");
   offer.hidden = !snap.offer;
   offer.textContent = snap.offer ? offerText(snap.offer) : "";
@@ -625,6 +643,7 @@ function connect() {
   $("join-panel").hidden = true;
   $("table-main").hidden = false;
   $("verify-link").href = `/verify?table=${encodeURIComponent(page.id)}`;
+  $("invite-link").value = `${location.origin}/t/${page.id}`;
   page.board = new Board($("board"), {
     onPlay(move) { command("play", { move, confirm: true }); },
     onChange(info) {

@@ -1,0 +1,194 @@
+"""Smoke tests of the web pages in a real browser (chromium through Playwright).
+
+A real ``backgammon serve`` runs on a free port with a SQLite file under ``tmp_path``; the
+tests drive the lobby and the table page as a person would. They skip when
+``/usr/bin/chromium`` is missing, unless ``BACKGAMMON_REQUIRE_BROWSER`` is set (CI), which
+makes a missing browser a failure.
+
+Stable hooks for end-to-end tests (see the pages): action buttons ``[data-action=roll]``...,
+``#play-input``, ``#log``, ``#status``, ``#chat-input``, ``#board``, ``#options-form``,
+``[data-table-id=ID]`` rows in the lobby, ``#create-form``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+REQUIRED = bool(os.environ.get("BACKGAMMON_REQUIRE_BROWSER"))
+
+if not CHROMIUM.exists() and not REQUIRED:
+    pytest.skip("chromium is not installed (set BACKGAMMON_REQUIRE_BROWSER to fail instead)", allow_module_level=True)
+
+from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright  # noqa: E402
+
+BROWSER_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            out = process.stdout.read().decode(errors="replace") if process.stdout else ""
+            raise RuntimeError(f"backgammon serve exited with {process.returncode}:\n{out}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"backgammon serve did not listen on port {port} within {timeout} s")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a fresh ``backgammon serve`` (stopped at the end)."""
+    folder = tmp_path_factory.mktemp("serve")
+    port = _free_port()
+    program = Path(sys.executable).with_name("backgammon")
+    process = subprocess.Popen(
+        [str(program), "serve", "--port", str(port), "--database", f"sqlite:///{folder}/x.sqlite3"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        _wait_for_port(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stdout:
+            process.stdout.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server: str) -> Iterator[Page]:
+    """A fresh browser context (empty localStorage) whose page errors fail the test."""
+    context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type == "error" and "favicon" not in message.text:
+            errors.append(message.text)
+
+    pg.on("console", console)
+    pg.set_default_timeout(15_000)
+    yield pg
+    context.close()
+    assert errors == [], f"the page reported errors: {errors}"
+
+
+def _create(server: str, body: dict[str, Any]) -> dict[str, Any]:
+    answer = httpx.post(f"{server}/api/tables", json=body, timeout=10)
+    assert answer.status_code < 300, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def test_lobby_lists_a_table_created_through_the_api(page: Page, server: str) -> None:
+    created = _create(server, {"kind": "match", "length": 3, "name": "ann", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    table_id = created["table"]["id"]
+    page.goto("/")
+    row = page.locator(f'[data-table-id="{table_id}"]')
+    row.wait_for()
+    assert "Match to 3 points" in row.inner_text()
+    assert "ann" in row.inner_text()
+    assert row.locator('[data-action="join"]').is_visible()  # the second seat is free
+
+
+def test_create_form_starts_a_match_against_a_bot(page: Page, server: str, tmp_path: Path) -> None:
+    bots = httpx.get(f"{server}/api/bots", timeout=10).json()["bots"]
+    page.goto("/")
+    page.fill("#guest-name", "zoe")
+    page.check('input[name="kind"][value="match"]')
+    page.fill('input[name="length"]', "3")
+    page.check('input[name="opponent"][value="bot"]')
+    page.select_option('select[name="bot"]', bots[0])
+    page.click('[data-testid="create-table"]')
+    page.wait_for_url("**/t/*")
+    table_id = page.url.rsplit("/", 1)[1]
+    assert "token" not in page.url
+    page.locator("#board svg").first.wait_for()
+    page.wait_for_function("document.getElementById('status').textContent.length > 0")
+    tokens = json.loads(page.evaluate(f"localStorage.getItem('bg.tokens.{table_id}')"))
+    assert list(tokens) == ["zoe"] and len(tokens["zoe"]) >= 40
+    assert page.evaluate("localStorage.getItem('bg.name')") == '"zoe"'
+    assert page.locator("#you-are").inner_text() == "You play as zoe"
+    assert page.locator('#actions [data-action="roll"]').is_visible()  # the opening roll (R4)
+    page.screenshot(path=str(tmp_path / "table.png"))
+
+
+def test_options_change_the_corner(page: Page, server: str, tmp_path: Path) -> None:
+    created = _create(server, {"kind": "money", "name": "ann", "seats": [{"kind": "human"}, {"kind": "human"}],
+                               "same_screen": True})
+    table_id = created["table"]["id"]
+    page.goto("/")
+    page.evaluate(f"localStorage.setItem('bg.tokens.{table_id}', JSON.stringify({json.dumps(created['tokens'])}))")
+    page.goto(f"/t/{table_id}")
+    board = page.locator("#board")
+    board.locator("svg").first.wait_for()
+    page.wait_for_timeout(300)
+    before = board.screenshot(path=str(tmp_path / "bottom-right.png"))
+    page.click("#options-panel summary")
+    page.check('input[name="corner"][value="top-left"]')
+    page.wait_for_timeout(500)
+    after = board.screenshot(path=str(tmp_path / "top-left.png"))
+    assert before != after
+    stored = json.loads(page.evaluate("localStorage.getItem('bg.options')"))
+    assert stored["corner"] == "top-left"
+    page.reload()  # the option is kept in this browser
+    page.locator("#board svg").first.wait_for()
+    assert page.locator('input[name="corner"][value="top-left"]').is_checked()
+
+
+def test_invite_link_offers_join_or_watch(page: Page, server: str) -> None:
+    created = _create(server, {"kind": "match", "length": 1, "name": "ann", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    table_id = created["table"]["id"]
+    page.goto("/")
+    page.evaluate("localStorage.setItem('bg.name', JSON.stringify('bob'))")
+    page.goto(f"/t/{table_id}")
+    join = page.locator('[data-testid="join"]')
+    join.wait_for()
+    assert join.inner_text() == "Join as bob"
+    page.click('[data-testid="watch"]')
+    page.wait_for_function("document.getElementById('you-are').textContent === 'You are watching'")
+    page.locator("#board svg").first.wait_for()
+    assert page.evaluate(f"localStorage.getItem('bg.tokens.{table_id}')") is None
