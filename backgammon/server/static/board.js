@@ -429,6 +429,14 @@ export class Board {
     this.live.className = "bg-live";
     this.live.setAttribute("aria-live", "polite");
     container.appendChild(this.live);
+    this.help = document.createElement("p");
+    this.help.className = "bg-live";
+    this.help.id = `bg-help-${Math.random().toString(36).slice(2, 10)}`;
+    this.help.textContent =
+      "Arrow keys choose a point (up or right: a higher number), Enter or Space moves its checker by the first die, " +
+      "D swaps the dice, Backspace takes a move back, Enter confirms a complete play.";
+    container.appendChild(this.help);
+    this.svg.setAttribute("aria-describedby", this.help.id);
     this.svg.addEventListener("pointerdown", (e) => this.onPointerDown(e));
     this.svg.addEventListener("pointermove", (e) => this.onPointerMove(e));
     this.svg.addEventListener("pointerup", (e) => this.onPointerUp(e));
@@ -485,6 +493,8 @@ export class Board {
       this.swapped = false;
       this.sent = false;
       this.message = "";
+      if (this.pendingTap) clearTimeout(this.pendingTap.timer);
+      this.pendingTap = null;
       this.cancelPick(false);
     } else this.plays = plays;
     this.sent = false;
@@ -872,6 +882,7 @@ export class Board {
       if (this.interactive) this.swapDice();
     } else return;
     e.preventDefault();
+    e.stopPropagation(); // the page's own shortcuts should not act a second time
     this.render();
     const b = this.current() || { points: new Array(24).fill(0), bar: [0, 0] };
     const p = this.selected;
