@@ -41,7 +41,8 @@ from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
-from backgammon.errors import BackgammonError
+from ..errors import BackgammonError
+from ..paths import state_dir
 
 __all__ = [
     "TableRecord",
@@ -171,30 +172,6 @@ class UnknownTable(StoreError):
 
 
 # -- where the database lives ----------------------------------------------------------------
-
-
-def state_dir() -> Path | None:
-    """The folder of the default database: ``$XDG_STATE_HOME/backgammon`` when
-    ``XDG_STATE_HOME`` is set, else ``~/.local/state/backgammon`` when ``HOME`` is set, else
-    ``None`` (the current folder). The same rule as the terminal's save files.
-
-    >>> env = {k: os.environ.pop(k, None) for k in ("XDG_STATE_HOME", "HOME")}
-    >>> os.environ["HOME"] = "/home/ann"; str(state_dir())
-    '/home/ann/.local/state/backgammon'
-    >>> os.environ["XDG_STATE_HOME"] = "/state"; str(state_dir())
-    '/state/backgammon'
-    >>> del os.environ["XDG_STATE_HOME"], os.environ["HOME"]; state_dir() is None
-    True
-    >>> for k, v in env.items():
-    ...     if v is not None: os.environ[k] = v
-    """
-    state = os.environ.get("XDG_STATE_HOME")
-    if state:
-        return Path(state) / "backgammon"
-    home = os.environ.get("HOME")
-    if home:
-        return Path(home) / ".local" / "state" / "backgammon"
-    return None
 
 
 def default_url() -> str:

@@ -60,6 +60,7 @@ from typing import Any
 
 from ..chouette import Chouette
 from ..errors import BackgammonError
+from ..paths import STATE_DIR_TEXT, state_dir
 from ..match import Match
 from ..table import ChouetteContest, MatchContest, Seat, Table
 from .chouette_options import ChouetteOptions
@@ -99,8 +100,6 @@ PLAY_SAVE = "save.json"
 PLAY_AUTOSAVE = "autosave.json"
 CHOUETTE_SAVE = "chouette.json"
 CHOUETTE_AUTOSAVE = "chouette-autosave.json"
-#: :func:`state_dir` in words, for the ``--help`` texts.
-STATE_DIR_TEXT = "$XDG_STATE_HOME/backgammon/, else ~/.local/state/backgammon/, else ./"
 #: What each kind of file is called in messages.
 _KINDS = {"game": "a saved game", "chouette": "a saved chouette"}
 
@@ -115,30 +114,6 @@ class SaveExists(SaveError):
     def __init__(self, path: Path) -> None:
         super().__init__(f"{str(path)!r} exists")
         self.path = path
-
-
-def state_dir() -> Path | None:
-    """The folder of the default save files: ``$XDG_STATE_HOME/backgammon`` when
-    ``XDG_STATE_HOME`` is set, else ``~/.local/state/backgammon`` when ``HOME`` is set, else
-    ``None`` (the current folder).
-
-    >>> env = {k: os.environ.pop(k, None) for k in ("XDG_STATE_HOME", "HOME")}
-    >>> os.environ["HOME"] = "/home/ann"; str(state_dir())
-    '/home/ann/.local/state/backgammon'
-    >>> os.environ["XDG_STATE_HOME"] = "/state"; str(state_dir())
-    '/state/backgammon'
-    >>> del os.environ["XDG_STATE_HOME"], os.environ["HOME"]; state_dir() is None
-    True
-    >>> for k, v in env.items():
-    ...     if v is not None: os.environ[k] = v
-    """
-    state = os.environ.get("XDG_STATE_HOME")
-    if state:
-        return Path(state) / "backgammon"
-    home = os.environ.get("HOME")
-    if home:
-        return Path(home) / ".local" / "state" / "backgammon"
-    return None
 
 
 def default_path(name: str) -> Path:
