@@ -222,6 +222,7 @@ def test_a_whole_match_against_a_bot_over_the_websocket(client: TestClient, leng
             assert reply == {"type": "ack", "id": n}, reply
             state = until(ws, "state")
             assert state["seq"] > seq
+            assert stored(client, table_id)[0] >= state["seq"]  # told only after the commit
             seq = state["seq"]
         else:
             raise AssertionError("the match did not end")
@@ -587,6 +588,21 @@ def check_resumes(url: str, dice: Any = None) -> None:
 
 def test_a_table_resumes_exactly_over_the_same_sqlite_file(db: str) -> None:
     check_resumes(db, seeded("resume"))
+
+
+def test_a_damaged_table_does_not_stop_the_server(db: str) -> None:
+    with TestClient(create_app(db)) as first:
+        good, bad = create(first), create(first)
+        engine = sa.create_engine(db)
+        with engine.begin() as connection:
+            connection.execute(sa.text("update tables set state = :s where id = :i"),
+                               {"s": json.dumps({"table": {"format": "nonsense"}, "fair": {}}), "i": bad["table"]["id"]})
+        engine.dispose()
+    with TestClient(create_app(db)) as second:
+        assert {t["id"] for t in second.get("/api/tables").json()["tables"]} == {good["table"]["id"], bad["table"]["id"]}
+        broken = second.get(f"/api/tables/{bad['table']['id']}")
+        assert broken.status_code == 500 and "cannot be reopened" in broken.json()["error"]
+        assert second.get(f"/api/tables/{good['table']['id']}").json()["status"] == "playing"
 
 
 @pytest.fixture

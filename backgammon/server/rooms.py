@@ -32,7 +32,7 @@ from ..rules import Rules
 from ..table import Line, Narrator, Seat, Table, commands as cmd
 from ..table.decide import decide
 from . import protocol
-from .store import Store, StoreError, TableRecord
+from .store import Store, TableRecord
 
 __all__ = ["Club", "Connection", "DiceFactory", "Room", "RoomError", "hash_token", "new_token"]
 
@@ -396,7 +396,7 @@ class Room:
                 self.club.store.commit, self.id, seq, seat,
                 None if command is None else command.to_dict(), [e.to_dict() for e in events], state, status,
             )
-        except StoreError as exc:
+        except Exception as exc:  # the database refused or is gone: back to what it holds
             log.error("table %s: commit %d failed: %s", self.id, seq, exc)
             await self._reload()
             await self.broadcast(protocol.error(f"the table could not be saved ({exc}); it was reloaded"))
@@ -630,7 +630,10 @@ class Club:
             record = await anyio.to_thread.run_sync(self.store.load, table_id)
             if record is None:
                 raise RoomError(f"there is no table {table_id!r}: it may have been a typo; see the lobby", 404)
-            room = Room.load(self, record)
+            try:
+                room = Room.load(self, record)
+            except (BackgammonError, KeyError, TypeError, ValueError) as exc:
+                raise RoomError(f"table {table_id} cannot be reopened: its stored state is damaged ({exc})", 500) from None
             self.rooms[table_id] = room
         room.drive_bots()
         return room
@@ -639,7 +642,11 @@ class Club:
         """Reopen the live tables (a restart): their bots act where they stopped."""
         for record in await anyio.to_thread.run_sync(self.store.live):
             if record.id not in self.rooms:
-                room = Room.load(self, record)
+                try:
+                    room = Room.load(self, record)
+                except (BackgammonError, KeyError, TypeError, ValueError) as exc:
+                    log.error("table %s cannot be reopened (left as it is in the database): %s", record.id, exc)
+                    continue
                 self.rooms[record.id] = room
                 if room.table is None and all(s["name"] is not None for s in record.settings["seats"]):
                     async with room.lock:
