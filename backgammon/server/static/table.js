@@ -161,6 +161,7 @@ function onState(message) {
     page.shownKey = key;
     page.boardInfo = { complete: false, canUndo: false, canRedo: false, text: "" };
     page.board.show(snap, plays());
+    $("hint").hidden = true;
   }
   render();
   automate();
@@ -287,7 +288,10 @@ function renderControls() {
     if (action === "redo") { visible = playing; enabled &&= page.boardInfo.canRedo; }
     if (action === "confirm") { visible = playing; enabled &&= page.boardInfo.complete || onlyEmpty; }
     if (action === "rematch") visible = snap.over && page.seats.length > 0;
-    if (action === "hint") { visible = page.seats.length > 0; enabled = false; }
+    if (action === "hint") {
+      visible = page.active !== "" && againstBots(snap);
+      enabled &&= ["play", "double", "take", "accept"].some((a) => actions.has(a));
+    }
     button.hidden = !visible;
     button.disabled = !enabled;
   }
@@ -519,6 +523,86 @@ async function rematch() {
   }
 }
 
+// -- hints (against bots only: the server refuses others with a sentence) ---------------
+
+/** True when every seat on the other side of the seat shown is a bot. */
+function againstBots(snap) {
+  const mine = snap.seats.find((s) => s.name === page.active);
+  return Boolean(mine) && snap.seats.every((s) => s.side === mine.side || s.kind !== "human");
+}
+
+function askHint() {
+  const body = $("hint-body");
+  body.textContent = "Thinking…";
+  $("hint").hidden = false;
+  page.hintSeq = page.state.seq;
+  send({ type: "hint", seat: page.active, id: `hint-${page.nextId++}` });
+}
+
+function number(value, unit) {
+  if (value === null || value === undefined) return "–";
+  if (unit === "mwc") return `${(value * 100).toFixed(1)}%`;
+  return (value >= 0 ? "+" : "") + value.toFixed(3);
+}
+
+function chancesText(c) {
+  if (!c) return "";
+  const pct = (x) => `${(x * 100).toFixed(1)}%`;
+  return `wins ${pct(c.win)} (gammon ${pct(c.win_gammon)}), loses a gammon ${pct(c.lose_gammon)}`;
+}
+
+function showHint(hint) {
+  if (page.state.seq !== page.hintSeq) return; // the position moved on
+  const body = $("hint-body");
+  body.replaceChildren();
+  const unit = hint.unit;
+  const unitWords = { equity: "equity", mwc: "match winning chances", score: "pubeval's score (only the order counts)",
+    pubeval: "pubeval's rule of thumb" }[unit] ?? unit;
+  if (hint.kind === "plays") {
+    const list = document.createElement("ol");
+    list.className = "hint-plays";
+    for (const play of hint.plays) {
+      const li = document.createElement("li");
+      const use = document.createElement("button");
+      use.type = "button";
+      use.textContent = play.move || "(no play)";
+      use.setAttribute("aria-label", `Set up ${play.move}`);
+      use.addEventListener("click", () => page.board.playText(play.move));
+      const value = document.createElement("span");
+      value.className = "muted";
+      value.textContent = ` ${number(play.value, unit)}${play.rank > 1 ? ` (${number(play.difference, unit)})` : ""}`;
+      li.append(use, value);
+      const chances = chancesText(play.chances);
+      if (chances) li.title = chances;
+      list.append(li);
+    }
+    body.append(list);
+  } else {
+    const p = document.createElement("p");
+    const facts = [];
+    if (hint.kind === "cube") {
+      facts.push(`Advice: ${hint.action}.`);
+      if (unit !== "pubeval") {
+        facts.push(`No double ${number(hint.no_double, unit)}, double/take ${number(hint.double_take, unit)}, double/pass ${number(hint.double_pass, unit)}.`);
+      }
+    } else if (hint.kind === "take") {
+      facts.push(`Advice: ${hint.action}.`);
+      if (unit !== "pubeval") facts.push(`Take ${number(hint.take, unit)}, pass ${number(hint.pass, unit)}.`);
+    } else if (hint.kind === "resignation") {
+      facts.push(hint.accept ? "Advice: accept the resignation." : "Advice: decline and play on.");
+      if (unit !== "pubeval") facts.push(`Offered ${number(hint.offered, unit)}, playing on ${number(hint.play_on, unit)}.`);
+    }
+    const chances = chancesText(hint.chances);
+    if (chances) facts.push(`You ${chances}.`);
+    p.textContent = facts.join(" ");
+    body.append(p);
+  }
+  const note = document.createElement("p");
+  note.className = "muted";
+  note.textContent = `Values: ${unitWords}.`;
+  body.append(note);
+}
+
 /** Someone started a rematch: our seats' tokens come with it (spectators get the id). */
 function onRematch(message) {
   if (message.tokens) keepTokens(message.table, message.tokens);
@@ -540,7 +624,7 @@ function onAction(action) {
     case "confirm": confirmPlay(); break;
     case "resign": toggleResign($("resign-menu").hidden); break;
     case "rematch": rematch(); break;
-    case "hint": break;
+    case "hint": askHint(); break;
     default: command(action);
   }
 }
@@ -624,7 +708,8 @@ function onMessage(message) {
       }
       break;
     case "error":
-      page.sending = false;
+      if (String(message.id ?? "").startsWith("hint-")) $("hint").hidden = true;
+      else page.sending = false;
       say(message.error);
       if (snapshot()) renderControls();
       break;
@@ -633,6 +718,9 @@ function onMessage(message) {
       break;
     case "rematch":
       onRematch(message);
+      break;
+    case "hint":
+      if (message.seat === page.active) showHint(message.hint);
       break;
     default:
       break;
