@@ -555,6 +555,22 @@ def test_legal_hops_over_random_games(page: Any) -> None:
         assert have == want, case[0]
 
 
+def test_show_nothing_then_again(page: Any) -> None:
+    """show(null) forgets everything (table.js does so after a refused play); showing the
+    state again starts a fresh play."""
+    initial = Position.initial()
+    show(page, snapshot_of(initial, (3, 1)), plays_of(initial, (3, 1)))
+    click_point(page, 8)
+    page.evaluate("window.board.show(null)")
+    assert page.locator(".bg-checker").count() == 0
+    show(page, snapshot_of(initial, (3, 1)), plays_of(initial, (3, 1)))
+    assert info(page)["text"] == "" and not info(page)["canUndo"]
+    # the same state shown twice keeps the tentative play
+    click_point(page, 8)
+    show(page, snapshot_of(initial, (3, 1)), plays_of(initial, (3, 1)))
+    assert info(page)["text"] == "8/5"
+
+
 def test_roll_and_double_callbacks(page: Any) -> None:
     """Before the roll the board offers Roll, and the cube doubles when allowed."""
     show(page, snapshot_of(Position.initial(), None, actions=("double", "roll")), [])
