@@ -86,6 +86,7 @@ function hello(connection) {
   page.fresh = true;
   page.sending = false;
   page.seed = randomHex();
+  $("chat-lines").replaceChildren(); // the server sends the recent chat again after hello
   connection.send({
     type: "hello",
     protocol: PROTOCOL,
@@ -640,6 +641,12 @@ function wireControls() {
     const level = Number(button.dataset.resignLevel);
     toggleResign(false);
     if (level) command("resign", { level });
+    else $("actions").querySelector('[data-action="resign"]').focus();
+  });
+  $("resign-menu").addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    toggleResign(false);
+    $("actions").querySelector('[data-action="resign"]').focus();
   });
   $("play-form").addEventListener("submit", typedPlay);
   $("play-input").addEventListener("keydown", (event) => {
