@@ -312,6 +312,18 @@ def test_phone_size(browser: Any, server: str, tmp_path: Path) -> None:
         x, y = centre(pg, '[data-top="8"]')
         pg.touchscreen.tap(x, y)
         pg.wait_for_function("window.lastInfo && window.lastInfo.text === '8/5'")
+        # a touch drag (real touch events through the DevTools protocol): 6 to 5
+        x0, y0 = centre(pg, '[data-top="6"]')
+        x1, y1 = centre(pg, 'polygon[data-point="5"]')
+        cdp = context.new_cdp_session(pg)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+        for k in range(1, 8):
+            point = {"x": x0 + (x1 - x0) * k / 7, "y": y0 + (y1 - y0) * k / 7}
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        pg.wait_for_function("window.lastInfo && window.lastInfo.text === '8/5 6/5'")
+        assert pg.evaluate("window.lastInfo.complete") is True
+        assert pg.evaluate("window.scrollY") == 0
     finally:
         context.close()
 
