@@ -28,7 +28,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from backgammon.fairdice import FairDice, verify_record
-from backgammon.server.app import OPENAPI, create_app
+from backgammon.server.app import create_app
+from backgammon.server.openapi import OPENAPI
 from backgammon.server.rooms import hash_token
 
 ROOT = Path(__file__).resolve().parent.parent

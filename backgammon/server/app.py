@@ -30,10 +30,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import available
 from ..errors import BackgammonError
 from . import protocol
+from .openapi import OPENAPI
 from .rooms import Club, Connection, DiceFactory, Room, RoomError
 from .store import Store, default_url
 
-__all__ = ["OPENAPI", "STATIC", "create_app"]
+__all__ = ["STATIC", "create_app"]
 
 log = logging.getLogger(__name__)
 
@@ -212,7 +213,8 @@ async def table_socket(websocket: WebSocket) -> None:
                 raise
             except Exception:  # a bug must not take the connection down silently
                 log.exception("table %s: a message failed", room.id)
-                await conn.send(protocol.error("the server failed on that message (a bug, logged); nothing changed"))
+                text = "the server failed on that message (a bug, logged); nothing changed"
+                await conn.send(protocol.error(text))
     except WebSocketDisconnect:
         pass
     finally:
@@ -228,7 +230,8 @@ async def _dispatch(room: Room, conn: Connection, raw: str | bytes) -> None:
         return
     if isinstance(message, protocol.Hello):
         if conn.greeted:
-            await conn.send(protocol.error("this connection already said hello: open a new one to change seats"))
+            text = "this connection already said hello: open a new one to change seats"
+            await conn.send(protocol.error(text))
             return
         await room.hello(conn, message)
         return
@@ -309,145 +312,3 @@ def create_app(database_url: str | None = None, *, dice_factory: DiceFactory | N
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
-
-
-# -- OpenAPI ---------------------------------------------------------------------------------------
-
-
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
-
-
-_ERRORS = {
-    "400": _json(_ref("Error"), "the request was not acted on (the sentence says why)"),
-    "404": _json(_ref("Error"), "no such table"),
-}
-_ID = [{"name": "id", "in": "path", "required": True, "schema": {"type": "string"}, "description": "the table's id"}]
-_TOKENS = {"type": "object", "additionalProperties": {"type": "string"}, "description": "seat name -> seat token"}
-
-#: The HTTP API as an OpenAPI 3.1 document (``GET /api/openapi.json``).
-OPENAPI: dict[str, Any] = {
-    "openapi": "3.1.0",
-    "info": {
-        "title": "backgammon serve",
-        "version": f"{protocol.PROTOCOL_VERSION}",
-        "description": "Tables and the lobby of the backgammon server. Play goes over the WebSocket "
-        "/ws/tables/{id} and the lobby's updates over /ws/lobby (docs/PROTOCOL.md).",
-        "license": {"name": "MIT", "identifier": "MIT"},
-    },
-    "paths": {
-        "/api/bots": {
-            "get": {
-                "summary": "the bot levels",
-                "operationId": "listBots",
-                "responses": {"200": _json({"type": "object", "required": ["bots"], "properties": {
-                    "bots": {"type": "array", "items": {"type": "string"}}}}, "the bots")},
-            }
-        },
-        "/api/tables": {
-            "get": {
-                "summary": "the lobby: tables that are waiting or playing",
-                "operationId": "listTables",
-                "responses": {"200": _json({"type": "object", "required": ["tables"], "properties": {
-                    "tables": {"type": "array", "items": _ref("TableInfo")}}}, "the lobby")},
-            },
-            "post": {
-                "summary": "create a table; the creator sits at the first human seat",
-                "operationId": "createTable",
-                "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("CreateTable")}}},
-                "responses": {"200": _json(_ref("Created"), "the new table and the creator's tokens"), **_ERRORS},
-            },
-        },
-        "/api/tables/{id}": {
-            "get": {
-                "summary": "a table and the spectator's view of it",
-                "operationId": "getTable",
-                "parameters": _ID,
-                "responses": {"200": _json({"allOf": [_ref("TableInfo"), {"type": "object", "properties": {
-                    "snapshot": {"type": ["object", "null"], "description": "Snapshot.to_dict(); null while waiting"},
-                    "seq": {"type": "integer"}}}]}, "the table"), **_ERRORS},
-            }
-        },
-        "/api/tables/{id}/join": {
-            "post": {
-                "summary": "take the first free human seat",
-                "operationId": "joinTable",
-                "parameters": _ID,
-                "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                    "type": "object", "required": ["name"], "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 40}}}}}},
-                "responses": {"200": _json({"type": "object", "required": ["seat", "token"], "properties": {
-                    "seat": {"type": "string"}, "token": {"type": "string"}, "table": _ref("TableInfo")}}, "your seat"),
-                    "409": _json(_ref("Error"), "no free seat"), **_ERRORS},
-            }
-        },
-        "/api/tables/{id}/rematch": {
-            "post": {
-                "summary": "a new table with the same settings and people",
-                "operationId": "rematch",
-                "parameters": _ID,
-                "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                    "type": "object", "properties": {"token": {"type": "string"},
-                                                     "tokens": {"type": "array", "items": {"type": "string"}}}}}}},
-                "responses": {"200": _json({"type": "object", "required": ["table", "tokens"], "properties": {
-                    "table": _ref("TableInfo"), "tokens": _TOKENS}}, "the new table and your tokens"),
-                    "403": _json(_ref("Error"), "no seat token of this table"), **_ERRORS},
-            }
-        },
-        "/api/tables/{id}/record": {
-            "get": {
-                "summary": "the whole table as data (Table.to_dict() plus fair), for backgammon verify",
-                "operationId": "tableRecord",
-                "parameters": _ID,
-                "responses": {"200": _json({"type": "object", "required": ["format", "fair"], "properties": {
-                    "format": {"const": "backgammon-table"}, "fair": _ref("Fair")}}, "the record"),
-                    "409": _json(_ref("Error"), "the table has not started"), **_ERRORS},
-            }
-        },
-        "/api/openapi.json": {
-            "get": {"summary": "this document", "operationId": "openapi",
-                    "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1")}}
-        },
-    },
-    "components": {
-        "schemas": {
-            "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
-            "Rules": {"type": "object", "additionalProperties": False, "properties": {
-                "opening_reroll": {"type": "boolean"}, "automatic_doubles": {"type": "boolean"},
-                "automatic_double_limit": {"type": "integer", "minimum": 0}, "jacoby": {"type": "boolean"},
-                "beavers": {"type": "boolean"}, "backgammon_counts_as_gammon": {"type": "boolean"},
-                "cube_limit": {"type": ["integer", "null"]}, "match_length": {"type": "integer"}}},
-            "CreateTable": {"type": "object", "required": ["kind", "name", "seats"], "properties": {
-                "kind": {"enum": ["match", "money", "chouette"]},
-                "length": {"type": "integer", "minimum": 1, "maximum": 25, "description": "a match's length"},
-                "name": {"type": "string", "minLength": 1, "maxLength": 40},
-                "seats": {"type": "array", "minItems": 2, "maxItems": 8, "items": {"type": "object", "required": ["kind"],
-                          "properties": {"kind": {"enum": ["human", "bot"]}, "bot": {"type": "string"}}}},
-                "rules": _ref("Rules"),
-                "same_screen": {"type": "boolean"}}},
-            "Seat": {"type": "object", "required": ["name", "kind", "free"], "properties": {
-                "name": {"type": ["string", "null"]}, "kind": {"enum": ["human", "bot"]}, "free": {"type": "boolean"},
-                "bot": {"type": "string"}}},
-            "TableInfo": {"type": "object",
-                          "required": ["id", "kind", "length", "rules", "seats", "status", "created", "spectators"],
-                          "properties": {
-                              "id": {"type": "string"}, "kind": {"enum": ["match", "money", "chouette"]},
-                              "length": {"type": "integer"}, "rules": _ref("Rules"),
-                              "seats": {"type": "array", "items": _ref("Seat")},
-                              "status": {"enum": ["waiting", "playing", "over"]},
-                              "created": {"type": "string", "format": "date-time"},
-                              "spectators": {"type": "integer"}, "same_screen": {"type": "boolean"},
-                              "spectators_muted": {"type": "boolean"}}},
-            "Created": {"type": "object", "required": ["table", "seat", "token", "tokens"], "properties": {
-                "table": _ref("TableInfo"), "seat": {"type": "string"}, "token": {"type": "string"}, "tokens": _TOKENS}},
-            "Fair": {"type": "object", "required": ["game", "commitment", "client_seeds", "revealed"], "properties": {
-                "game": {"type": "integer"}, "commitment": {"type": "string"},
-                "client_seeds": {"type": "array", "items": {"type": "string"}},
-                "dice": {"type": "array", "items": {"type": "integer"}},
-                "revealed": {"type": "array", "items": {"type": "object"}}}},
-        }
-    },
-}

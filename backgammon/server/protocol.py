@@ -212,7 +212,8 @@ _PARSERS: dict[str, Callable[[Mapping[str, Any]], ClientMessage]] = {
     "chat": _chat,
     "mute_spectators": lambda d: MuteSpectators(_field(d, "mute", bool, "true or false")),
     "seed": _seed,
-    "hint": lambda d: HintRequest(_field(d, "seat", str, "the name of a seat you hold", id=d.get("id")), _plain_id(d)),
+    "hint": lambda d: HintRequest(_field(d, "seat", str, "the name of a seat you hold", id=d.get("id")),
+                                  _plain_id(d)),
     "ping": lambda d: Ping(),
 }
 
@@ -247,7 +248,8 @@ def parse(raw: str | bytes) -> ClientMessage:
     kind = data["type"]
     parser = _PARSERS.get(kind) if isinstance(kind, str) else None
     if parser is None:
-        raise ProtocolError(f"unknown message type {kind!r}; send one of {', '.join(sorted(_PARSERS))}", data.get("id"))
+        known = ", ".join(sorted(_PARSERS))
+        raise ProtocolError(f"unknown message type {kind!r}; send one of {known}", data.get("id"))
     return parser(data)
 
 
@@ -283,7 +285,9 @@ def plays_keys(table: Table, seat: str) -> list[dict[str, Any]]:
 
 def welcome(info: Mapping[str, Any], seats: Sequence[str], you: str) -> dict[str, Any]:
     """The answer to ``hello``: the table, the seats this connection acts for and its name."""
-    return {"type": "welcome", "protocol": PROTOCOL_VERSION, "table": dict(info), "seats": list(seats), "you": you}
+    return {
+        "type": "welcome", "protocol": PROTOCOL_VERSION, "table": dict(info), "seats": list(seats), "you": you,
+    }
 
 
 def state(
@@ -317,7 +321,9 @@ def refused(id: Any, refusal: Refusal, player: str | None) -> dict[str, Any]:
     return {
         "type": "refused",
         "id": id,
-        "refusal": {"action": refusal.action, "player": player, "rule": refusal.rule, "reason": refusal.reason},
+        "refusal": {
+            "action": refusal.action, "player": player, "rule": refusal.rule, "reason": refusal.reason,
+        },
     }
 
 

@@ -1,7 +1,7 @@
 """Live tables in memory: a :class:`Room` per table (its :class:`~backgammon.table.Table`,
 its :class:`~backgammon.fairdice.FairDice`, the connections at it and a lock), and the
-:class:`Club` that holds the rooms, creates tables from a ``CreateTable`` request and keeps
-the lobby's subscribers informed.
+:class:`Club` that holds the rooms, opens tables (:mod:`~backgammon.server.settings` checks
+the requests) and keeps the lobby's subscribers informed.
 
 The order of things for every accepted command (a person's or a bot's): the table applies it,
 the fair dice start the next game when a game ended, the store commits the whole state (one
@@ -25,13 +25,12 @@ from typing import Any
 
 import anyio
 
-from ..bots import available
 from ..errors import BackgammonError
 from ..fairdice import FairDice, make_record
-from ..rules import Rules
-from ..table import Line, Narrator, Seat, Table, commands as cmd
+from ..table import Narrator, Table, commands as cmd
 from ..table.decide import decide
 from . import protocol
+from .settings import SettingsError, build_table, settings_of, table_info, unique_name
 from .store import Store, TableRecord
 
 __all__ = ["Club", "Connection", "DiceFactory", "Room", "RoomError", "hash_token", "new_token"]
@@ -41,18 +40,6 @@ log = logging.getLogger(__name__)
 #: Builds the fair dice of a table: fresh (``None``) or from a saved ``FairDice.to_dict()``.
 DiceFactory = Callable[[Mapping[str, Any] | None], FairDice]
 
-#: Options of :class:`~backgammon.rules.Rules` a ``CreateTable`` may set, and those that
-#: only money play knows (refused for a match, R34).
-_RULE_OPTIONS = {
-    "opening_reroll": bool,
-    "automatic_doubles": bool,
-    "automatic_double_limit": int,
-    "jacoby": bool,
-    "beavers": bool,
-    "backgammon_counts_as_gammon": bool,
-    "cube_limit": int,
-}
-_MONEY_ONLY = ("jacoby", "beavers", "automatic_doubles")
 _TENTATIVE = (cmd.Step, cmd.Undo, cmd.Play)
 
 
@@ -94,114 +81,6 @@ class Connection:
     def spectator(self) -> bool:
         """True when the connection holds no seat."""
         return not self.seats
-
-
-# -- creating tables -----------------------------------------------------------------------------
-
-
-def _unique(name: str, taken: set[str]) -> str:
-    """``name``, or ``name 2``, ``name 3``... the first not in ``taken``."""
-    if name not in taken:
-        return name
-    n = 2
-    while f"{name} {n}" in taken:
-        n += 1
-    return f"{name} {n}"
-
-
-def _person_name(value: Any) -> str:
-    if not isinstance(value, str) or not 0 < len(value.strip()) <= 40:
-        raise RoomError("a name is needed: 1-40 characters")
-    return " ".join(value.split())
-
-
-def settings_of(body: Any) -> tuple[str, dict[str, Any]]:
-    """The table's ``kind`` and settings from a ``CreateTable`` request (docs/PROTOCOL.md),
-    with the creator seated; :class:`RoomError` with a sentence for anything wrong."""
-    if not isinstance(body, dict):
-        raise RoomError("send the new table as a JSON object (see CreateTable in docs/PROTOCOL.md)")
-    kind = body.get("kind")
-    if kind not in ("match", "money", "chouette"):
-        raise RoomError(f"kind {kind!r}: a table is a 'match', 'money' or 'chouette'")
-    name = _person_name(body.get("name"))
-    length = 0
-    if kind == "match":
-        raw_length = body.get("length")
-        if not isinstance(raw_length, int) or isinstance(raw_length, bool) or not 1 <= raw_length <= 25:
-            raise RoomError(f"length {raw_length!r}: a match is played to 1-25 points")
-        length = raw_length
-    raw_rules = body.get("rules") or {}
-    if not isinstance(raw_rules, dict):
-        raise RoomError("rules must be an object of options, like {\"jacoby\": true}")
-    rules: dict[str, Any] = {}
-    for key, value in raw_rules.items():
-        want = _RULE_OPTIONS.get(key)
-        if want is None:
-            raise RoomError(f"unknown rule option {key!r}; the options are {', '.join(sorted(_RULE_OPTIONS))}")
-        if value is None and key == "cube_limit":
-            continue
-        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
-            raise RoomError(f"rule option {key}: expected {'true or false' if want is bool else 'a whole number'}")
-        rules[key] = value
-    if kind == "match":
-        on = [k for k in _MONEY_ONLY if rules.get(k)]
-        if on:
-            raise RoomError(f"{', '.join(on)} {'is' if len(on) == 1 else 'are'} for money play only (R34): "
-                            "turn it off for a match, or choose money play")
-    try:
-        Rules(match_length=length, **rules)
-    except BackgammonError as exc:
-        raise RoomError(str(exc)) from None
-    raw_seats = body.get("seats")
-    count = (3, 8) if kind == "chouette" else (2, 2)
-    if not isinstance(raw_seats, list) or not count[0] <= len(raw_seats) <= count[1]:
-        raise RoomError(f"a {kind} has {'3-8 seats' if kind == 'chouette' else '2 seats'}: send them as a list like [{{\"kind\": \"human\"}}, ...]")
-    same_screen = body.get("same_screen", False)
-    if not isinstance(same_screen, bool):
-        raise RoomError("same_screen must be true or false")
-    bots = available()
-    taken: set[str] = set()
-    seats: list[dict[str, Any]] = []
-    first_human = True
-    for raw in raw_seats:
-        if not isinstance(raw, dict) or raw.get("kind") not in ("human", "bot"):
-            raise RoomError('each seat is {"kind": "human"} or {"kind": "bot", "bot": LEVEL}')
-        if raw["kind"] == "bot":
-            level = raw.get("bot")
-            if level not in bots:
-                raise RoomError(f"bot {level!r}: the bots are {', '.join(bots)}")
-            seat_name = _unique(str(level), taken)
-            seats.append({"name": seat_name, "kind": "bot", "bot": level, "seed": secrets.randbelow(2**31)})
-            taken.add(seat_name)
-        else:
-            seats.append({"name": None, "kind": "human"})
-    for seat in seats:
-        if seat["kind"] == "human" and (first_human or same_screen):
-            seat["name"] = _unique(name, taken)
-            taken.add(seat["name"])
-            first_human = False
-    if first_human:
-        raise RoomError("a table needs at least one person: make one seat {\"kind\": \"human\"}")
-    settings = {
-        "length": length,
-        "rules": rules,
-        "seats": seats,
-        "same_screen": same_screen,
-        "mute_spectators": False,
-    }
-    return kind, settings
-
-
-def _build_table(kind: str, settings: Mapping[str, Any], fair: FairDice) -> Table:
-    """The table of ``settings`` once every seat is filled."""
-    seats = [
-        Seat(s["name"], s["bot"], seed=s.get("seed")) if s["kind"] == "bot" else Seat(s["name"])
-        for s in settings["seats"]
-    ]
-    rules = Rules(match_length=settings["length"], **settings["rules"])
-    if kind == "chouette":
-        return Table.chouette(seats, rules, dice=fair)
-    return Table.match(seats, settings["length"], rules, dice=fair)
 
 
 # -- a room --------------------------------------------------------------------------------------
@@ -363,7 +242,8 @@ class Room:
                 return
             table = self.table
             if table is None:
-                await self._send(conn, protocol.error("the table is waiting for players: play starts when every seat is taken", id))
+                text = "the table is waiting for players: play starts when every seat is taken"
+                await self._send(conn, protocol.error(text, id))
                 return
             before = (table.contest.game_number, table.contest.game_over())
             outcome = table.submit(seat, command)
@@ -440,7 +320,8 @@ class Room:
                     before = (table.contest.game_number, table.contest.game_over())
                     outcome = table.submit(seat, command)
                     if outcome.refusal is not None:  # pragma: no cover - decide chooses allowed commands
-                        log.error("table %s: bot %s chose %r, refused: %s", self.id, seat, command, outcome.refusal)
+                        log.error("table %s: bot %s chose %r, refused: %s",
+                                  self.id, seat, command, outcome.refusal)
                         return
                     if not await self._commit(seat, command, outcome.events, before):
                         return
@@ -468,7 +349,8 @@ class Room:
 
         seat, id = request.seat, request.id
         if seat not in conn.seats:
-            await self._send(conn, protocol.error(f"you can ask for hints only for your own seat, not {seat!r}", id))
+            text = f"you can ask for hints only for your own seat, not {seat!r}"
+            await self._send(conn, protocol.error(text, id))
             return
         async with self.lock:
             table = self.table
@@ -484,7 +366,8 @@ class Room:
         if conn.spectator and self.record.settings.get("mute_spectators"):
             await self._send(conn, protocol.error("the players have muted spectators' chat at this table"))
             return
-        row = await anyio.to_thread.run_sync(self.club.store.add_chat, self.id, conn.name, text, conn.spectator)
+        store = self.club.store
+        row = await anyio.to_thread.run_sync(store.add_chat, self.id, conn.name, text, conn.spectator)
         await self.broadcast(protocol.chat(row.name, row.text, row.at.isoformat(), row.spectator))
 
     async def mute(self, conn: Connection, mute: bool) -> None:
@@ -506,8 +389,10 @@ class Room:
         async with self.lock:
             fair = self.fair
             if not fair.add_client_seed(message.game, message.seed):
-                why = (f"game {message.game} is not the current game ({fair.game})" if message.game != fair.game
-                       else f"the dice of game {fair.game} are already being drawn (or it has all its seeds)")
+                if message.game != fair.game:
+                    why = f"game {message.game} is not the current game ({fair.game})"
+                else:
+                    why = f"the dice of game {fair.game} are already being drawn (or it has all its seeds)"
                 await self._send(conn, protocol.error(f"your seed was not used: {why}"))
                 return
             await self.broadcast_state()
@@ -522,7 +407,7 @@ class Room:
             if not free:
                 raise RoomError("this table has no free seat: watch it as a spectator, or start a table", 409)
             taken = {s["name"] for s in settings["seats"] if s["name"] is not None}
-            seat_name = _unique(name, taken)
+            seat_name = unique_name(name, taken)
             free[0]["name"] = seat_name
             token = new_token()
             self.record.tokens[seat_name] = hash_token(token)
@@ -545,7 +430,7 @@ class Room:
     async def _start(self) -> None:
         """Build the table (every seat is taken) and commit it (a chouette's roll-off is in
         its log already)."""
-        table = _build_table(self.record.kind, self.record.settings, self.fair)
+        table = build_table(self.record.kind, self.record.settings, self.fair)
         self.table = table
         self._start_narration(table)
         state = self.state_dict()
@@ -566,7 +451,7 @@ class Room:
             for index, name in zip(seats, names):
                 seat = settings_seats[index]
                 if seat["name"] is None:
-                    seat["name"] = _unique(name, taken)
+                    seat["name"] = unique_name(name, taken)
                     taken.add(seat["name"])
                 token = new_token()
                 self.record.tokens[seat["name"]] = hash_token(token)
@@ -578,29 +463,6 @@ class Room:
 def _decide(table: Table, seat: str) -> cmd.Command:
     """The bot at ``seat`` chooses (run in a worker thread)."""
     return decide(table.bot(seat), table, seat)
-
-
-def table_info(record: TableRecord, spectators: int = 0) -> dict[str, Any]:
-    """The ``TableInfo`` of a stored table."""
-    s = record.settings
-    seats = []
-    for seat in s["seats"]:
-        entry: dict[str, Any] = {"name": seat["name"], "kind": seat["kind"], "free": seat["name"] is None}
-        if seat["kind"] == "bot":
-            entry["bot"] = seat["bot"]
-        seats.append(entry)
-    return {
-        "id": record.id,
-        "kind": record.kind,
-        "length": s["length"],
-        "rules": Rules(match_length=s["length"], **s["rules"]).to_dict(),
-        "seats": seats,
-        "status": record.status,
-        "created": record.created.isoformat(),
-        "spectators": spectators,
-        "same_screen": s.get("same_screen", False),
-        "spectators_muted": s.get("mute_spectators", False),
-    }
 
 
 # -- the club ------------------------------------------------------------------------------------
@@ -629,11 +491,12 @@ class Club:
                 return room
             record = await anyio.to_thread.run_sync(self.store.load, table_id)
             if record is None:
-                raise RoomError(f"there is no table {table_id!r}: it may have been a typo; see the lobby", 404)
+                raise RoomError(f"there is no table {table_id!r}: check the address, or see the lobby", 404)
             try:
                 room = Room.load(self, record)
             except (BackgammonError, KeyError, TypeError, ValueError) as exc:
-                raise RoomError(f"table {table_id} cannot be reopened: its stored state is damaged ({exc})", 500) from None
+                text = f"table {table_id} cannot be reopened: its stored state is damaged ({exc})"
+                raise RoomError(text, 500) from None
             self.rooms[table_id] = room
         room.drive_bots()
         return room
@@ -645,7 +508,8 @@ class Club:
                 try:
                     room = Room.load(self, record)
                 except (BackgammonError, KeyError, TypeError, ValueError) as exc:
-                    log.error("table %s cannot be reopened (left as it is in the database): %s", record.id, exc)
+                    log.error("table %s cannot be reopened (left as it is in the database): %s",
+                              record.id, exc)
                     continue
                 self.rooms[record.id] = room
                 if room.table is None and all(s["name"] is not None for s in record.settings["seats"]):
@@ -656,14 +520,18 @@ class Club:
     async def create(self, body: Any) -> tuple[Room, str, dict[str, str]]:
         """A new table from a ``CreateTable`` request: the room, the creator's first seat and
         the tokens of the creator's seats."""
-        kind, settings = settings_of(body)
+        try:
+            kind, settings = settings_of(body)
+        except SettingsError as exc:
+            raise RoomError(str(exc)) from None
         return await self._open(kind, settings)
 
     async def _open(self, kind: str, settings: dict[str, Any]) -> tuple[Room, str, dict[str, str]]:
         fair = self.dice_factory(None)
-        tokens = {s["name"]: new_token() for s in settings["seats"] if s["kind"] == "human" and s["name"] is not None}
+        people = [s["name"] for s in settings["seats"] if s["kind"] == "human" and s["name"] is not None]
+        tokens = {name: new_token() for name in people}
         full = all(s["name"] is not None for s in settings["seats"])
-        table = _build_table(kind, settings, fair) if full else None
+        table = build_table(kind, settings, fair) if full else None
         now = _now()
         record = TableRecord(
             id=secrets.token_urlsafe(8)[:10],
@@ -703,7 +571,7 @@ class Club:
             "mute_spectators": False,
             "seats": [
                 {**s, "seed": secrets.randbelow(2**31)} if s["kind"] == "bot"
-                else {"name": s["name"] if s["name"] in mine or s["name"] in connected else None, "kind": "human"}
+                else {"name": s["name"] if s["name"] in (*mine, *connected) else None, "kind": "human"}
                 for s in seats
             ],
         }
