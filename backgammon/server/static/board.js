@@ -1225,6 +1225,7 @@ export class Board {
 
   checker(x, y, fill, label, parent) {
     const g = el("g", { class: "bg-checker" }, parent);
+    el("circle", { cx: x + 1.5, cy: y + 2.5, r: CR, fill: "#000", opacity: 0.22, class: "bg-shadow" }, g);
     el("circle", { cx: x, cy: y, r: CR, fill, stroke: outlineOf(fill), "stroke-width": 2.5 }, g);
     el("circle", { cx: x, cy: y, r: CR - 8, fill: "none", stroke: outlineOf(fill), "stroke-opacity": 0.45, "stroke-width": 1.5 }, g);
     if (label) {
