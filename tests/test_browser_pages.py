@@ -29,7 +29,9 @@ CHROMIUM = Path("/usr/bin/chromium")
 REQUIRED = bool(os.environ.get("BACKGAMMON_REQUIRE_BROWSER"))
 
 if not CHROMIUM.exists() and not REQUIRED:
-    pytest.skip("chromium is not installed (set BACKGAMMON_REQUIRE_BROWSER to fail instead)", allow_module_level=True)
+    pytest.skip(
+        "chromium is not installed (set BACKGAMMON_REQUIRE_BROWSER to fail instead)", allow_module_level=True
+    )
 
 from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright  # noqa: E402
 
@@ -123,8 +125,15 @@ def _create(server: str, body: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _keep_tokens(page: Page, table_id: str, tokens: dict[str, str]) -> None:
+    """Put seat tokens where the pages keep them (the page must be on the server's origin)."""
+    key = f"bg.tokens.{table_id}"
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)", [key, json.dumps(tokens)])
+
+
 def test_lobby_lists_a_table_created_through_the_api(page: Page, server: str) -> None:
-    created = _create(server, {"kind": "match", "length": 3, "name": "ann", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    two = [{"kind": "human"}, {"kind": "human"}]
+    created = _create(server, {"kind": "match", "length": 3, "name": "ann", "seats": two})
     table_id = created["table"]["id"]
     page.goto("/")
     row = page.locator(f'[data-table-id="{table_id}"]')
@@ -157,11 +166,11 @@ def test_create_form_starts_a_match_against_a_bot(page: Page, server: str, tmp_p
 
 
 def test_options_change_the_corner(page: Page, server: str, tmp_path: Path) -> None:
-    created = _create(server, {"kind": "money", "name": "ann", "seats": [{"kind": "human"}, {"kind": "human"}],
-                               "same_screen": True})
+    two = [{"kind": "human"}, {"kind": "human"}]
+    created = _create(server, {"kind": "money", "name": "ann", "seats": two, "same_screen": True})
     table_id = created["table"]["id"]
     page.goto("/")
-    page.evaluate(f"localStorage.setItem('bg.tokens.{table_id}', JSON.stringify({json.dumps(created['tokens'])}))")
+    _keep_tokens(page, table_id, created["tokens"])
     page.goto(f"/t/{table_id}")
     board = page.locator("#board")
     board.locator("svg").first.wait_for()
@@ -180,7 +189,8 @@ def test_options_change_the_corner(page: Page, server: str, tmp_path: Path) -> N
 
 
 def test_invite_link_offers_join_or_watch(page: Page, server: str) -> None:
-    created = _create(server, {"kind": "match", "length": 1, "name": "ann", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    two = [{"kind": "human"}, {"kind": "human"}]
+    created = _create(server, {"kind": "match", "length": 1, "name": "ann", "seats": two})
     table_id = created["table"]["id"]
     page.goto("/")
     page.evaluate("localStorage.setItem('bg.name', JSON.stringify('bob'))")
@@ -192,3 +202,20 @@ def test_invite_link_offers_join_or_watch(page: Page, server: str) -> None:
     page.wait_for_function("document.getElementById('you-are').textContent === 'You are watching'")
     page.locator("#board svg").first.wait_for()
     assert page.evaluate(f"localStorage.getItem('bg.tokens.{table_id}')") is None
+
+
+def test_phone_width_puts_the_panels_under_the_board(page: Page, server: str, tmp_path: Path) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
+    created = _create(server, {"kind": "money", "name": "ann", "seats": seats})
+    table_id = created["table"]["id"]
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto("/")
+    _keep_tokens(page, table_id, created["tokens"])
+    page.goto(f"/t/{table_id}")
+    page.locator("#board svg").first.wait_for()
+    board = page.locator("#board").bounding_box()
+    log = page.locator("#log").bounding_box()
+    assert board is not None and log is not None
+    assert board["width"] <= 360 and log["y"] > board["y"] + board["height"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360  # nothing wider than the phone
+    page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
