@@ -178,6 +178,28 @@ def test_join_fills_the_free_seat_and_starts_the_table(client: TestClient) -> No
     assert client.post("/api/tables/nope/join", json={"name": "cy"}).status_code == 404
 
 
+def test_a_chouette_starts_when_its_last_person_joins_and_survives_a_restart(db: str) -> None:
+    body = {"kind": "chouette", "name": "ann", "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]}
+    with TestClient(create_app(db)) as first:
+        created = create(first, body)
+        table_id = created["table"]["id"]
+        joined = first.post(f"/api/tables/{table_id}/join", json={"name": "bob"}).json()
+        assert joined["table"]["status"] == "playing"
+        room = first.app.state.club.rooms[table_id]  # type: ignore[attr-defined]
+        for _ in range(200):
+            if room.idle:
+                break
+            time.sleep(0.05)
+        with first.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            _, seen = hello(ws, [created["token"], joined["token"]])
+            assert set(seen["snapshots"]) == {"ann", "bob"} and seen["log"][0]["text"].startswith("Roll-off")
+            assert seen["snapshots"]["ann"]["actions"] or seen["snapshots"]["bob"]["actions"]
+    with TestClient(create_app(db)) as second:
+        with second.websocket_connect(f"/ws/tables/{table_id}") as ws:
+            _, state = hello(ws, [created["token"], joined["token"]])
+            assert (state["seq"], state["snapshots"], state["log"]) == (seen["seq"], seen["snapshots"], seen["log"])
+
+
 def test_same_screen_gives_the_creator_every_human_seat(client: TestClient) -> None:
     created = create(client, {**TWO_PEOPLE, "same_screen": True})
     assert created["table"]["status"] == "playing" and list(created["tokens"]) == ["ann", "ann 2"]

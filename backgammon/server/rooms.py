@@ -306,6 +306,12 @@ class Room:
             return
         self._bots = asyncio.get_running_loop().create_task(self._run_bots())
 
+    @property
+    def idle(self) -> bool:
+        """No bot is acting, and none is to act: the table waits for people."""
+        busy = self._bots is not None and not self._bots.done()
+        return not busy and (self.table is None or self.table.bot_to_act() is None)
+
     async def _run_bots(self) -> None:
         try:
             while True:
