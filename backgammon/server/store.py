@@ -34,6 +34,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -48,6 +49,7 @@ __all__ = [
     "TableRecord",
     "EventRow",
     "ChatRow",
+    "Commit",
     "Store",
     "StoreError",
     "StaleWrite",
@@ -157,6 +159,19 @@ class ChatRow:
     text: str
     spectator: bool
     at: datetime
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One command's write (the arguments of :meth:`Store.commit`), for :meth:`Store.commit_many`."""
+
+    table_id: str
+    seq: int
+    seat: str | None
+    command: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    state: dict[str, Any]
+    status: str
 
 
 class StoreError(BackgammonError):
@@ -349,28 +364,58 @@ class Store:
         ``(table_id, seq, seat, command, events)`` and the table's new ``state``, ``seq`` and
         ``status``. :class:`StaleWrite` (nothing written) unless the stored ``seq`` is
         ``seq - 1``; :class:`UnknownTable` if there is no such table."""
-        now = _now()
         with self.engine.begin() as connection:
-            # The conditional UPDATE first: it takes the row's write lock, so of two writers
-            # with the same seq the second matches no row once the first has committed.
-            result = connection.execute(
-                tables_t.update()
-                .where(tables_t.c.id == table_id, tables_t.c.seq == seq - 1)
-                .values(state=state, seq=seq, status=status, updated=now)
-            )
-            if result.rowcount != 1:
-                raise self._stale(connection, table_id, seq)
+            self._commit_in(connection, Commit(table_id, seq, seat, command, events, state, status), _now())
+
+    def commit_many(self, commits: Sequence[Commit]) -> list[StoreError | None]:
+        """Group commit: every commit of ``commits`` in ONE transaction (one disk flush for
+        all), each checked as :meth:`commit` checks it. When one of them is refused, the
+        transaction is rolled back and each is committed on its own, so a stale write refuses
+        only itself. Returns, in order, None for each commit written and the error of each
+        refused one.
+
+        The server's writer (:class:`backgammon.server.writer.GroupCommit`) calls this with
+        whatever commands of all its tables arrived while the previous flush ran."""
+        now = _now()
+        try:
+            with self.engine.begin() as connection:
+                for c in commits:
+                    self._commit_in(connection, c, now)
+            return [None] * len(commits)
+        except StoreError:
+            if len(commits) == 1:
+                raise
+        results: list[StoreError | None] = []
+        for c in commits:
             try:
-                connection.execute(
-                    events_t.insert().values(
-                        table_id=table_id, seq=seq, seat=seat, command=command, events=events, at=now
-                    )
+                with self.engine.begin() as connection:
+                    self._commit_in(connection, c, now)
+                results.append(None)
+            except StoreError as exc:
+                results.append(exc)
+        return results
+
+    def _commit_in(self, connection: Connection, c: Commit, now: datetime) -> None:
+        # The conditional UPDATE first: it takes the row's write lock, so of two writers
+        # with the same seq the second matches no row once the first has committed.
+        result = connection.execute(
+            tables_t.update()
+            .where(tables_t.c.id == c.table_id, tables_t.c.seq == c.seq - 1)
+            .values(state=c.state, seq=c.seq, status=c.status, updated=now)
+        )
+        if result.rowcount != 1:
+            raise self._stale(connection, c.table_id, c.seq)
+        try:
+            connection.execute(
+                events_t.insert().values(
+                    table_id=c.table_id, seq=c.seq, seat=c.seat, command=c.command, events=c.events, at=now
                 )
-            except IntegrityError as exc:
-                raise StaleWrite(
-                    f"table {table_id} already has a command {seq} in its log, so this write was "
-                    "dropped; reload the table and try again"
-                ) from exc
+            )
+        except IntegrityError as exc:
+            raise StaleWrite(
+                f"table {c.table_id} already has a command {c.seq} in its log, so this write was "
+                "dropped; reload the table and try again"
+            ) from exc
 
     def _stale(self, connection: Connection, table_id: str, seq: int) -> StoreError:
         """The error for a refused commit of command ``seq``: why the UPDATE matched nothing."""
