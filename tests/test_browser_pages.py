@@ -156,12 +156,12 @@ def test_create_form_starts_a_match_against_a_bot(page: Page, server: str, tmp_p
     table_id = page.url.rsplit("/", 1)[1]
     assert "token" not in page.url
     page.locator("#board svg").first.wait_for()
-    page.wait_for_function("document.getElementById('status').textContent.length > 0")
+    page.locator('#actions [data-action="roll"]').wait_for()  # the opening roll (R4)
+    assert page.locator("#status").inner_text() == "Your turn: throw the opening roll."
     tokens = json.loads(page.evaluate(f"localStorage.getItem('bg.tokens.{table_id}')"))
     assert list(tokens) == ["zoe"] and len(tokens["zoe"]) >= 40
     assert page.evaluate("localStorage.getItem('bg.name')") == '"zoe"'
     assert page.locator("#you-are").inner_text() == "You play as zoe"
-    assert page.locator('#actions [data-action="roll"]').is_visible()  # the opening roll (R4)
     page.screenshot(path=str(tmp_path / "table.png"))
 
 
