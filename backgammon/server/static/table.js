@@ -41,6 +41,7 @@ const page = {
   sending: false,      // a command is on its way (buttons wait for the answer)
   fresh: true,         // no state yet since the last hello
   seededGame: 0,
+  seedNote: "",        // why the server did not use our seed for this game
   seed: "",
   autoTimer: 0,
   lastActions: "",
@@ -104,6 +105,7 @@ function seedFor(fair) {
     page.seededGame = fair.game;
   } else if (fair.game !== page.seededGame) {
     page.seed = randomHex();
+    page.seedNote = "";
     page.seededGame = fair.game;
     send({ type: "seed", game: fair.game, seed: page.seed });
   }
@@ -398,7 +400,8 @@ function renderFair() {
   $("fair-game").textContent = String(fair.game);
   $("fair-commitment").textContent = short(fair.commitment);
   $("fair-commitment").title = fair.commitment ?? "";
-  $("fair-seed").textContent = page.seats.length ? short(page.seed) : "– (spectators send none)";
+  const note = page.seedNote && page.seededGame === fair.game ? ` (${page.seedNote})` : "";
+  $("fair-seed").textContent = page.seats.length ? short(page.seed) + note : "– (spectators send none)";
   $("fair-seed").title = page.seed;
   $("fair-revealed").textContent = String((fair.revealed ?? []).length);
 }
@@ -709,12 +712,16 @@ function onMessage(message) {
       page.sending = false;
       say(refusalText(message.refusal));
       if (snapshot()) {
-        page.board.show(null); // forget the play that was sent: build it again
-        page.board.show(snapshot(), plays());
+        page.board.show(snapshot(), plays()); // the play that was sent can be built again
         renderControls();
       }
       break;
     case "error":
+      if (String(message.error).startsWith("your seed")) { // too late for this game's dice: not an error of play
+        page.seedNote = `not used: ${message.error.replace(/^your seed was not used: /, "")}`;
+        if (page.state) renderFair();
+        break;
+      }
       if (String(message.id ?? "").startsWith("hint-")) $("hint").hidden = true;
       else page.sending = false;
       say(message.error);
