@@ -259,7 +259,8 @@ def parse(raw: str | bytes) -> ClientMessage:
 def plays_keys(table: Table, seat: str) -> list[dict[str, Any]]:
     """The ``plays`` of ``seat`` (empty unless it is to play): each legal play with the key of
     the board after it, seen by the mover: points 1-24 (own checkers positive, the other
-    side's negative), own bar, other bar, own off, other off.
+    side's negative), own bar, other bar, own off, other off. When the dice allow no play,
+    the one legal play is the empty play ``""`` (the board unchanged), which the page confirms.
 
     >>> from backgammon.dice import ScriptedDice
     >>> from backgammon.table import Seat, commands as cmd
@@ -275,6 +276,9 @@ def plays_keys(table: Table, seat: str) -> list[dict[str, Any]]:
     if "play" not in table.actions(seat):
         return []
     legal = table.contest.legal_moves()
+    if not len(legal):  # no legal play: the empty play is the only one (the board stays as it is)
+        view = board_view(legal.origin)
+        return [{"move": "", "key": [*view.points, view.bar[0], view.bar[1], view.off[0], view.off[1]]}]
     out = []
     for index, move in enumerate(legal):
         view = board_view(legal.position(index).swap())
