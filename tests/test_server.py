@@ -63,8 +63,9 @@ def client(db: str) -> Iterator[TestClient]:
 
 @pytest.fixture
 def strict(db: str) -> Iterator[TestClient]:
-    """The server with the protocol's message limits (20 a second, bursts of 40)."""
-    with TestClient(create_app(db)) as c:
+    """The server with the protocol's burst (40) but a slow refill (1 a second), so that a
+    loaded test machine cannot let a flood through (the rate itself: test_server_protocol)."""
+    with TestClient(create_app(db, message_rate=1.0)) as c:
         yield c
 
 
@@ -385,8 +386,8 @@ def test_a_flood_is_throttled_then_closed_while_others_play_on(strict: TestClien
             flood.send_json({"type": "ping"})
         replies = [flood.receive_json() for _ in range(60)]
         slow = [r for r in replies if r["type"] == "error"]
-        assert slow and all("slow down" in r["error"] for r in slow)
-        assert sum(r == {"type": "pong"} for r in replies) < 60
+        assert len(slow) >= 15 and all("slow down" in r["error"] for r in slow)
+        assert sum(r == {"type": "pong"} for r in replies) == 60 - len(slow)
         calm.send_json({"type": "ping"})
         assert calm.receive_json() == {"type": "pong"}
         for _ in range(200):

@@ -205,7 +205,7 @@ async def table_socket(websocket: WebSocket) -> None:
                     await websocket.close(1008, "too many messages")
                     break
                 await conn.send(protocol.error(
-                    f"slow down: at most {protocol.RATE:g} messages a second; this one was dropped"))
+                    f"slow down: at most {conn.throttle.rate:g} messages a second; this one was dropped"))
                 continue
             try:
                 await _dispatch(room, conn, raw)
