@@ -212,6 +212,9 @@ export async function startLobby() {
   if (name) $("guest-name-label").textContent = name;
 
   const form = $("create-form");
+  $("guest-name").addEventListener("input", (event) => {
+    $("guest-name-label").textContent = event.currentTarget.value.trim() || "a guest";
+  });
   form.addEventListener("change", syncForm);
   form.addEventListener("submit", submitCreate);
   $("add-seat").addEventListener("click", () => addChouetteSeat("human"));

@@ -40,6 +40,8 @@ const page = {
   nextId: 1,
   sending: false,      // a command is on its way (buttons wait for the answer)
   fresh: true,         // no state yet since the last hello
+  picked: "",          // the seat a person chose to look from (until the next change)
+  pickedSeq: -1,
   seededGame: 0,
   seedNote: "",        // why the server did not use our seed for this game
   seed: "",
@@ -116,6 +118,7 @@ function seedFor(fair) {
 function chooseSeat(snapshots) {
   const names = Object.keys(snapshots);
   if (names.length === 1) return names[0];
+  if (page.picked && names.includes(page.picked) && page.pickedSeq === page.state.seq) return page.picked;
   const acting = names.filter((n) => snapshots[n].actions.length > 0);
   const toAct = acting.filter((n) => snapshots[n].to_act.includes(n));
   if (toAct.length) return toAct.includes(page.active) ? page.active : toAct[0];
@@ -140,6 +143,12 @@ function onState(message) {
   seedFor(message.fair);
   page.fresh = false;
   page.sending = false;
+  present();
+}
+
+/** Show the state from the seat chosen now (the one to act, or the one picked). */
+function present() {
+  const message = page.state;
   page.active = chooseSeat(message.snapshots);
   const snap = snapshot();
   if (!snap) { // the table waits for its players: no game yet
@@ -191,6 +200,33 @@ function renderHeader() {
   $("you-are").textContent = page.seats.length
     ? `You play as ${page.seats.join(" and ")}`
     : "You are watching";
+  renderSeatPicker();
+}
+
+/** With several seats at this screen: which seat's view is shown (the one to act by
+ *  default; a person may look from another seat, e.g. to propose a team double). */
+function renderSeatPicker() {
+  const picker = $("seat-picker");
+  const snapshots = page.state?.snapshots ?? {};
+  const names = Object.keys(snapshots);
+  picker.hidden = names.length < 2;
+  if (picker.hidden) return;
+  const buttons = names.map((name) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.seat = name;
+    const waiting = snapshots[name].actions.some((a) => a !== "resign" && a !== "step");
+    button.textContent = waiting ? `${name} •` : name;
+    button.setAttribute("aria-pressed", String(name === page.active));
+    button.setAttribute("aria-label", `Show the table as ${name}${waiting ? " (may act now)" : ""}`);
+    button.addEventListener("click", () => {
+      page.picked = name;
+      page.pickedSeq = page.state.seq;
+      present();
+    });
+    return button;
+  });
+  picker.replaceChildren(picker.firstElementChild, ...buttons);
 }
 
 function seatLabel(seat) {
