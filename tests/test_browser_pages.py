@@ -219,3 +219,30 @@ def test_phone_width_puts_the_panels_under_the_board(page: Page, server: str, tm
     assert board["width"] <= 360 and log["y"] > board["y"] + board["height"]
     assert page.evaluate("document.documentElement.scrollWidth") <= 360  # nothing wider than the phone
     page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+
+
+def test_chat_reaches_the_table_and_players_can_mute_spectators(
+    page: Page, browser: Browser, server: str
+) -> None:
+    two = [{"kind": "human"}, {"kind": "human"}]
+    created = _create(server, {"kind": "match", "length": 1, "name": "ann", "seats": two})
+    table_id = created["table"]["id"]
+    page.goto("/")
+    _keep_tokens(page, table_id, created["tokens"])
+    page.goto(f"/t/{table_id}")
+    page.locator("#invite:not([hidden])").wait_for()  # the second seat is open
+    context = browser.new_context(base_url=server)
+    try:
+        watcher = context.new_page()
+        watcher.goto(f"/t/{table_id}?watch=1")
+        watcher.wait_for_function("document.getElementById('you-are').textContent === 'You are watching'")
+        page.fill("#chat-input", "hello, table")
+        page.press("#chat-input", "Enter")
+        watcher.locator("#chat-lines li", has_text="ann: hello, table").wait_for()
+        watcher.fill("#chat-input", "good luck")
+        watcher.press("#chat-input", "Enter")
+        page.locator("#chat-lines li.spectator", has_text="good luck").wait_for()
+        page.check("#mute-spectators")
+        watcher.wait_for_function("document.getElementById('chat-input').disabled")
+    finally:
+        context.close()
