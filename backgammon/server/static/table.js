@@ -198,7 +198,7 @@ function renderHeader() {
   }
   if (!page.connection) return;
   $("you-are").textContent = page.seats.length
-    ? `You play as ${page.seats.join(" and ")}`
+    ? `You play as ${listWords(page.seats)}`
     : "You are watching";
   renderSeatPicker();
 }
@@ -227,6 +227,11 @@ function renderSeatPicker() {
     return button;
   });
   picker.replaceChildren(picker.firstElementChild, ...buttons);
+}
+
+/** "a", "a and b", "a, b and c". */
+function listWords(words) {
+  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
 }
 
 function seatLabel(seat) {
@@ -301,8 +306,12 @@ function statusText() {
     }
     parts.push(`${who}: ${task}.`);
     if (snap.phase === "play" && snap.dice) parts.push(`You rolled ${snap.dice[0]}-${snap.dice[1]}.`);
+    const legal = plays();
+    if (legal && legal.length === 1 && legal[0].move === "") {
+      parts.push("No legal play: the turn is lost (R11). Confirm to pass it on.");
+    }
   } else if (snap.to_act.length) {
-    parts.push(`Waiting for ${snap.to_act.join(" and ")} to ${PHASE_WORDS[snap.phase] ?? "act"}.`);
+    parts.push(`Waiting for ${listWords(snap.to_act)} to ${PHASE_WORDS[snap.phase] ?? "act"}.`);
   }
   if (!page.active) parts.unshift("You are watching.");
   return parts.join(" ");
@@ -522,7 +531,7 @@ function confirmPlay() {
     return;
   }
   if (!page.boardInfo.complete) {
-    say("The play is not complete yet: move every die you can (R10–R13).", "info");
+    say("The play is not complete yet: play every die you can (R11).", "info");
     return;
   }
   page.board.confirm();
@@ -736,6 +745,9 @@ function onMessage(message) {
   switch (message.type) {
     case "welcome":
       page.seats = message.seats ?? [];
+      if (!page.seats.length && Object.keys(page.tokens).length) {
+        say("This browser's seat at this table is not recognised any more: you are watching.");
+      }
       if (message.table) page.info = message.table;
       renderHeader();
       break;
