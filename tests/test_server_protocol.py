@@ -24,7 +24,7 @@ from backgammon.server.protocol import (
     parse,
     plays_keys,
 )
-from backgammon.table import Seat, Table, commands as cmd
+from backgammon.table import MatchContest, Seat, Table, commands as cmd
 from backgammon.table.snapshot import board_view
 
 
@@ -125,6 +125,9 @@ def test_plays_keys_are_the_boards_after_each_legal_play(seed: int, turns: int) 
         contest = table.contest
         start = contest.board(seat)
         legal = contest.legal_moves()
+        if not len(legal):  # no play possible (R11): the empty play, the board as it is
+            assert plays == [{"move": "", "key": _key_of(start)}]
+            continue
         assert [p["move"] for p in plays] == [str(m) for m in legal]
         keys = [tuple(p["key"]) for p in plays]
         assert len(set(keys)) == len(keys)  # every legal play leaves a different board
@@ -134,6 +137,19 @@ def test_plays_keys_are_the_boards_after_each_legal_play(seed: int, turns: int) 
             assert len(play["key"]) == 28
             view = board_view(after)
             assert play["key"][:24] == list(view.points)
+
+
+def test_a_blocked_roll_has_the_empty_play_alone() -> None:
+    from backgammon.match import Match
+
+    # X on the bar against a closed board: no play with any roll (R11)
+    match = Match.from_xgid("XGID=-" + "-" * 18 + "bbbbbb" + "A" + ":0:0:1:65:0:0:0:0:10")
+    table = Table(MatchContest(("ann", "bob"), match=match), [Seat("ann"), Seat("bob")])
+    seat = table.contest.mover()
+    assert seat is not None
+    plays = plays_keys(table, seat)
+    assert [p["move"] for p in plays] == [""]
+    assert plays[0]["key"] == _key_of(table.contest.board(seat))
 
 
 def test_plays_keys_of_the_opening_31() -> None:
