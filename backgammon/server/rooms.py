@@ -37,6 +37,9 @@ __all__ = ["Club", "Connection", "DiceFactory", "Room", "RoomError", "hash_token
 
 log = logging.getLogger(__name__)
 
+#: Seconds a connection may take to accept a message before the room forgets it.
+SEND_TIMEOUT = 10.0
+
 #: Builds the fair dice of a table: fresh (``None``) or from a saved ``FairDice.to_dict()``.
 DiceFactory = Callable[[Mapping[str, Any] | None], FairDice]
 
@@ -170,9 +173,11 @@ class Room:
         return protocol.state(self.record.seq, snapshots, plays, log_lines, self.fair.public(), info)
 
     async def _send(self, conn: Connection, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``conn``; a closed or stalled connection (not reading for
+        :data:`SEND_TIMEOUT` seconds) is forgotten, so it never holds up the table."""
         try:
-            await conn.send(message)
-        except Exception:  # a closed socket: forget it
+            await asyncio.wait_for(conn.send(message), SEND_TIMEOUT)
+        except Exception:
             self.connections.discard(conn)
 
     async def broadcast_state(self) -> None:
