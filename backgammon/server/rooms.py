@@ -5,7 +5,8 @@ the requests) and keeps the lobby's subscribers informed.
 
 The order of things for every accepted command (a person's or a bot's): the table applies it,
 the fair dice start the next game when a game ended, the store commits the whole state (one
-transaction), and only then is every connection told (``ack`` to the sender, then ``state``
+transaction, through the server's one writer: :class:`~backgammon.server.writer.GroupCommit`
+writes the commands of every table that acted meanwhile together), and only then is every connection told (``ack`` to the sender, then ``state``
 to all). Bots decide in a worker thread (:func:`anyio.to_thread.run_sync`) while the room's
 lock is held, so a thinking bot never blocks the server and nothing else changes the table
 meanwhile.
@@ -31,7 +32,8 @@ from ..table import Narrator, Table, commands as cmd
 from ..table.decide import decide
 from . import protocol
 from .settings import SettingsError, build_table, settings_of, table_info, unique_name
-from .store import Store, TableRecord
+from .store import Commit, Store, TableRecord
+from .writer import GroupCommit
 
 __all__ = ["Club", "Connection", "DiceFactory", "Room", "RoomError", "hash_token", "new_token"]
 
@@ -277,10 +279,10 @@ class Room:
         state = self.state_dict()
         seq = self.record.seq + 1
         try:
-            await anyio.to_thread.run_sync(
-                self.club.store.commit, self.id, seq, seat,
-                None if command is None else command.to_dict(), [e.to_dict() for e in events], state, status,
-            )
+            await self.club.writer.commit(Commit(
+                self.id, seq, seat, None if command is None else command.to_dict(),
+                [e.to_dict() for e in events], state, status,
+            ))
         except Exception as exc:  # the database refused or is gone: back to what it holds
             log.error("table %s: commit %d failed: %s", self.id, seq, exc)
             await self._reload()
@@ -447,9 +449,7 @@ class Room:
         state = self.state_dict()
         seq = self.record.seq + 1
         events = [e.to_dict() for e in table.contest.events]
-        await anyio.to_thread.run_sync(
-            self.club.store.commit, self.id, seq, None, None, events, state, self.record.status
-        )
+        await self.club.writer.commit(Commit(self.id, seq, None, None, events, state, self.record.status))
         self.record.seq, self.record.state = seq, state
 
     async def reissue(self, seats: list[int], names: list[str]) -> dict[str, str]:
@@ -484,6 +484,8 @@ class Club:
 
     def __init__(self, store: Store, dice_factory: DiceFactory | None = None, bot_delay: float = 0.0) -> None:
         self.store = store
+        #: the one writer of commands (group commit)
+        self.writer = GroupCommit(store)
         self.dice_factory: DiceFactory = dice_factory or FairDice
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
@@ -617,6 +619,7 @@ class Club:
                 self.lobby.discard(conn)
 
     async def close(self) -> None:
-        """Stop every room's bots."""
+        """Stop every room's bots, then write what is pending."""
         for room in list(self.rooms.values()):
             await room.stop()
+        await anyio.to_thread.run_sync(self.writer.close)
