@@ -152,7 +152,7 @@ def test_create_form_starts_a_match_against_a_bot(page: Page, server: str, tmp_p
     page.check('input[name="opponent"][value="bot"]')
     page.select_option('select[name="bot"]', bots[0])
     page.click('[data-testid="create-table"]')
-    page.wait_for_url("**/t/*")
+    page.wait_for_url("**/t/*", wait_until="commit")
     table_id = page.url.rsplit("/", 1)[1]
     assert "token" not in page.url
     page.locator("#board svg").first.wait_for()

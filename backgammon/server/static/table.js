@@ -286,15 +286,26 @@ function offerText(offer) {
   return `${offer.by} offers to resign ${RESIGN_WORDS[offer.level] ?? "the game"}${waiting}.`;
 }
 
+/** The core's result names sides ("player 1 wins ..."): say the seat's name instead. */
+function resultText(snap) {
+  return snap.result.replace(/\bplayer ([01])\b/g, (words, side) => {
+    const seat = snap.seats.find((s) => s.side === Number(side));
+    return seat && snap.kind !== "chouette" ? seat.name : words;
+  });
+}
+
 function statusText() {
   const snap = snapshot();
   const info = page.info;
-  if (snap.over) return `The match is over${snap.result ? `: ${snap.result}` : ""}.`;
+  if (snap.over) {
+    const last = (page.state.log ?? []).at(-1);
+    return last ? `The match is over: ${last.text}` : "The match is over.";
+  }
   if (info && info.status === "waiting") {
     return "Waiting for players to join: send the invite link.";
   }
   const parts = [];
-  if (snap.result) parts.push(`Last game: ${snap.result}.`);
+  if (snap.result) parts.push(`Last game: ${resultText(snap)}.`);
   if (snap.offer) parts.push(offerText(snap.offer));
   const acting = snap.actions.filter((a) => a !== "step" && a !== "resign");
   if (page.active && acting.length) {
