@@ -488,7 +488,8 @@ function automate() {
     }, AUTO_DELAY_MS);
   };
   const actions = snap.actions;
-  if (page.options.autoRoll && actions.includes("roll") && !actions.includes("double")) {
+  const mayDouble = actions.includes("double") || actions.includes("propose_double");
+  if (page.options.autoRoll && actions.includes("roll") && !mayDouble) {
     later(() => command("roll"));
     return;
   }
