@@ -380,7 +380,7 @@ class LegalMoves(Sequence[Move]):
     evaluation.
     """
 
-    __slots__ = ("_boards", "_cache", "_dice", "_origin", "_steps")
+    __slots__ = ("_boards", "_cache", "_dice", "_origin", "_steps", "_texts")
 
     def __init__(self, origin: Position, dice: Dice, boards: np.ndarray, steps: np.ndarray) -> None:
         self._origin = origin
@@ -388,6 +388,7 @@ class LegalMoves(Sequence[Move]):
         self._boards = boards
         self._steps = steps
         self._cache: list[Move | None] = [None] * len(boards)
+        self._texts: tuple[str, ...] | None = None
 
     @property
     def origin(self) -> Position:
@@ -403,6 +404,16 @@ class LegalMoves(Sequence[Move]):
     def boards(self) -> np.ndarray:
         """Resulting positions as ``uint8[n, 50]`` keys (opponent's slots first)."""
         return self._boards
+
+    def texts(self) -> tuple[str, ...]:
+        """Every play in standard notation, in order (computed once: views ask often).
+
+        >>> Position.initial().legal_moves((2, 1)).texts()[:3]
+        ('24/23 24/22', '24/21', '24/22 8/7')
+        """
+        if self._texts is None:
+            self._texts = tuple(str(m) for m in self)
+        return self._texts
 
     def __len__(self) -> int:
         return len(self._cache)

@@ -19,6 +19,7 @@ backgammon.server.protocol.ProtocolError: unknown message type 'dance'; send one
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections import deque
@@ -28,6 +29,7 @@ from typing import Any
 
 from ..errors import BackgammonError, Refusal
 from ..fairdice import check_client_seed
+from ..position import Position
 from ..table import Command, Table, command_from_dict
 from ..table.snapshot import board_view
 
@@ -276,15 +278,22 @@ def plays_keys(table: Table, seat: str) -> list[dict[str, Any]]:
     if "play" not in table.actions(seat):
         return []
     legal = table.contest.legal_moves()
+    return [{"move": move, "key": list(key)} for move, key in _keys(legal.origin, legal.dice)]
+
+
+@functools.lru_cache(maxsize=2048)
+def _keys(origin: Position, dice: tuple[int, int]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The plays of ``dice`` from ``origin`` with their keys (cached: every connection of a
+    seat, and every reconnect, asks for the same)."""
+    legal = origin.legal_moves(dice)
     if not len(legal):  # no legal play: the empty play is the only one (the board stays as it is)
-        view = board_view(legal.origin)
-        return [{"move": "", "key": [*view.points, view.bar[0], view.bar[1], view.off[0], view.off[1]]}]
+        view = board_view(origin)
+        return (("", (*view.points, view.bar[0], view.bar[1], view.off[0], view.off[1])),)
     out = []
-    for index, move in enumerate(legal):
+    for index, move in enumerate(legal.texts()):
         view = board_view(legal.position(index).swap())
-        key = [*view.points, view.bar[0], view.bar[1], view.off[0], view.off[1]]
-        out.append({"move": str(move), "key": key})
-    return out
+        out.append((move, (*view.points, view.bar[0], view.bar[1], view.off[0], view.off[1])))
+    return tuple(out)
 
 
 def welcome(info: Mapping[str, Any], seats: Sequence[str], you: str) -> dict[str, Any]:

@@ -165,7 +165,7 @@ def snapshot(table: Table, viewer: str | None) -> Snapshot:
     actions = tuple(sorted(table.actions(viewer))) if viewer is not None else ()
     legal: tuple[str, ...] = ()
     if "play" in actions:
-        legal = tuple(str(m) for m in contest.legal_moves())
+        legal = contest.legal_moves().texts()
     seats = _seats(table)
     crawford = post = False
     match_id: str | None = None

@@ -291,7 +291,7 @@ class Table:
             legal: tuple[str, ...] = ()
             tentative = None
             if "play" in actions:
-                legal = tuple(str(m) for m in self._contest.legal_moves())
+                legal = self._contest.legal_moves().texts()
                 t = self.tentative
                 tentative = None if t is None else str(t.move)
             out.append(Request(seat, actions, seat in awaited, dice, legal, offer, tentative))
