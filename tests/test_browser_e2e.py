@@ -248,6 +248,7 @@ def type_play(page: Page, rng: random.Random, avoid_hits: bool = True) -> str:
 def create_in_lobby(page: Page, name: str, kind: str, length: int = 1, opponent: str = "bot", bot: str = "random") -> str:
     """Create a table with the lobby's form; the new table's id."""
     page.goto("/")
+    page.locator('select[name="bot"] option').first.wait_for(state="attached")  # the lobby has started
     page.fill("#guest-name", name)
     page.check(f'input[name="kind"][value="{kind}"]')
     if kind == "match":
@@ -265,9 +266,19 @@ def create_in_lobby(page: Page, name: str, kind: str, length: int = 1, opponent:
     return page.url.rsplit("/", 1)[1]
 
 
+def invite_link(page: Page) -> str:
+    """The invite link the table page shows, once it shows one."""
+    expect(page.locator("#invite-link")).to_have_value(re.compile(r"/t/"))
+    return page.locator("#invite-link").input_value()
+
+
 def join_by_link(page: Page, link: str, name: str) -> None:
     """Open an invite link and join under ``name``."""
     page.goto(link)
+    try:
+        page.locator("#join-name").wait_for(state="visible")
+    except Exception as exc:
+        raise AssertionError(f"no join form at {link}: {page.locator('body').inner_text()[:400]!r}") from exc
     page.fill("#join-name", name)
     page.click('[data-testid="join"]')
     expect(page.locator("#you-are")).to_have_text(f"You play as {name}")
@@ -400,3 +411,228 @@ def test_resigning_ends_the_match(people: People, server: Server) -> None:
     page.click('#resign-menu [data-resign-level="1"]')
     expect(page.locator("#status")).to_have_text(re.compile("^The match is over"))
     expect(page.locator("#status")).to_contain_text("random wins")
+
+
+def cube_seen(page: Page) -> tuple[str, str]:
+    """The cube on the board (its face, its place: own/other/centre) as this page draws it."""
+    cube = page.locator("#board .bg-cube")
+    return str(cube.locator("text").text_content()), str(cube.get_attribute("data-owner"))
+
+
+def test_an_online_match_with_a_double_and_a_take(people: People, server: Server) -> None:
+    """ann creates an online 1-point match, bob joins through the invite link; ann (or bob)
+    doubles on roll, the other takes (R29): both pages show the cube at 2 and its owner; the
+    match is played to the end through the notation input, both pages show the result."""
+    rng = random.Random(22)
+    ann = people.page(server.url)
+    create_in_lobby(ann, "ann", "match", 1, opponent="online")
+    expect(ann.locator("#invite")).to_be_visible()
+    link = invite_link(ann)
+    assert re.fullmatch(rf"{re.escape(server.url)}/t/[\w-]+", link)
+    bob = people.page(server.url)
+    join_by_link(bob, link, "bob")
+    pages = [ann, bob]
+    names = {id(ann): "ann", id(bob): "bob"}
+    doubled = False
+    handled = ["roll", "double", "take", "accept"]
+    while True:
+        page, data = wait_any(pages, handled)
+        snap = data["snap"]
+        if snap["over"]:
+            break
+        actions = snap["actions"]
+        if "take" in actions:
+            act(page, data, "take")
+            taker = names[id(page)]
+            other = bob if page is ann else ann
+            for pg in pages:
+                expect(pg.locator("#scoreboard .cube-line")).to_contain_text(f"cube 2 ({taker})")
+            assert cube_seen(page) == ("2", "own")
+            other.wait_for_function("document.querySelector('#board .bg-cube').getAttribute('data-owner') === 'other'")
+            assert cube_seen(other) == ("2", "other")
+        elif "double" in actions and not doubled and snap["phase"] == "roll":
+            doubled = True
+            act(page, data, "double")
+        elif "play" in actions:
+            type_play(page, rng)
+        elif "roll" in actions:
+            act(page, data, "roll")
+        else:
+            act(page, data, "accept")
+    assert doubled
+    for pg in pages:
+        pg.wait_for_function("window.bgTable.state.snapshots[window.bgTable.seat].over")
+        expect(pg.locator("#status")).to_have_text(re.compile(r"^The match is over: (ann|bob) wins the 1-point match"))
+    snap = view(ann)["snap"]
+    assert sorted(snap["score"])[0] == 0 and sorted(snap["score"])[1] >= 1
+    assert any("2" in line for line in ann.locator("#log li").all_inner_texts()[-3:])  # won at the cube's value
+
+
+def test_a_chouette_with_a_team_double(people: People, server: Server) -> None:
+    """Three people at a chouette (R35-R41): the roll-off decides the box and the captain; a
+    team member proposes a double, the other agrees (R39), the box takes; the game is played
+    to the end, then every page shows the ledger, and after the next game the new rotation."""
+    rng = random.Random(33)
+    ann = people.page(server.url)
+    ann.goto("/")
+    ann.locator('select[name="bot"] option').first.wait_for(state="attached")
+    ann.fill("#guest-name", "ann")
+    ann.check('input[name="kind"][value="chouette"]')
+    ann.select_option('select[name="seat2"]', "human")
+    ann.select_option('select[name="seat3"]', "human")
+    ann.click('[data-testid="create-table"]')
+    ann.wait_for_url("**/t/*")
+    link = invite_link(ann)
+    bob, cy = people.page(server.url), people.page(server.url)
+    join_by_link(bob, link, "bob")
+    join_by_link(cy, link, "cy")
+    pages = [ann, bob, cy]
+    proposed = taken = False
+    handled = ["roll", "ready", "propose_double", "consent", "take", "next_game", "accept"]
+    while True:
+        page, data = wait_any(pages, handled)
+        snap = data["snap"]
+        actions = snap["actions"]
+        if snap["phase"] == "over" or "next_game" in actions:
+            break
+        me = next(s for s in snap["seats"] if s["name"] == data["seat"])
+        if "propose_double" in actions and not proposed and me["role"] != "captain":
+            proposed = True
+            act(page, data, "propose_double")
+            for pg in pages:
+                expect(pg.locator("#chouette-offer")).to_contain_text(f"{data['seat']} proposes a team double to 2")
+        elif "consent" in actions:
+            act(page, data, "consent")
+        elif "take" in actions:
+            assert me["role"] == "box" and proposed
+            taken = True
+            act(page, data, "take")
+        elif "play" in actions:
+            type_play(page, rng)
+        elif "ready" in actions:
+            act(page, data, "ready")
+        elif "roll" in actions:
+            act(page, data, "roll")
+        else:
+            act(page, data, "accept")
+    assert proposed and taken
+    snap = view(ann)["snap"]
+    ledgers = {s["name"]: s["ledger"] for s in snap["seats"]}
+    assert sum(ledgers.values()) == 0 and all(v != 0 for v in ledgers.values())  # R41: stakes of 2 settled
+    box = next(s["name"] for s in snap["seats"] if s["role"] == "box")
+    for pg in pages:
+        rows = pg.locator("#chouette-seats tr")
+        expect(rows).to_have_count(3)
+        for name, value in ledgers.items():
+            row = pg.locator(f'#chouette-seats tr:has(th:text-is("{name}"))')
+            expect(row.locator("td").last).to_have_text(f"{value:+d}" if value else "0")
+        expect(pg.locator("#chouette-rotation")).to_contain_text(f"Game 1: {box} in the box")
+    page, data = wait_any(pages, ["next_game"])
+    act(page, data, "next_game")
+    for pg in pages:
+        expect(pg.locator("#chouette-rotation")).to_contain_text("Game 2: ")
+        pg.wait_for_function("window.bgTable.state.snapshots[window.bgTable.seat].game_number === 2")
+    after = {s["name"]: s["role"] for s in view(bob)["snap"]["seats"]}
+    assert after != {s["name"]: s["role"] for s in snap["seats"]}  # R37/R38: the rotation moved
+
+
+def test_the_page_reconnects_after_the_server_is_killed(people: People, tmp_path: Path) -> None:
+    """SIGKILL the server in the middle of a game against a bot, start it again on the same
+    port and database: the page says it is reconnecting, then shows the same seq, position,
+    dice and score by itself, and the game goes on."""
+    rng = random.Random(44)
+    srv = Server(tmp_path)
+    srv.start()
+    people.allowed.append("WebSocket")  # the browser logs the refused connections
+    try:
+        page = people.page(srv.url)
+        create_in_lobby(page, "ann", "match", 3, bot="random")
+        plays = 0
+        while plays < 2:
+            data = wait_ready(page, ["roll", "take"])
+            if "play" in data["snap"]["actions"]:
+                type_play(page, rng)
+                plays += 1
+            else:
+                act(page, data, "take" if "take" in data["snap"]["actions"] else "roll")
+        data = wait_ready(page, ["roll", "take"])
+        if "roll" in data["snap"]["actions"]:
+            act(page, data, "roll")
+            data = wait_ready(page, ["take"])
+        before = view(page)
+        board_before, dice_before = read_board(page)
+        page.evaluate("window.__before = window.bgTable.state")
+        srv.kill()
+        expect(page.locator("#banner")).to_be_visible()
+        expect(page.locator("#banner")).to_have_text("Reconnecting…")
+        srv.start()
+        expect(page.locator("#banner")).to_be_hidden(timeout=20_000)
+        page.wait_for_function("window.bgTable.state !== window.__before")
+        after = view(page)
+        assert after["seq"] == before["seq"]
+        assert after["snap"] == before["snap"]
+        assert after["plays"] == before["plays"]
+        assert read_board(page) == (board_before, dice_before)
+        assert "play" in after["snap"]["actions"] or "take" in after["snap"]["actions"]
+        if "play" in after["snap"]["actions"]:
+            type_play(page, rng)
+        else:
+            act(page, after, "take")
+        assert view(page)["seq"] > before["seq"]
+    finally:
+        srv.stop()
+
+
+@pytest.mark.parametrize("corner", ["bottom-right", "bottom-left", "top-right", "top-left"])
+def test_the_home_board_in_each_corner(people: People, server: Server, tmp_path: Path, corner: str) -> None:
+    """R46: the options panel puts the viewer's home board (points 1-6) in the chosen corner."""
+    page = people.page(server.url)
+    create_in_lobby(page, "ann", "match", 1, bot="random")
+    page.click("#options-panel summary")
+    page.check(f'input[name="corner"][value="{corner}"]')
+    page.wait_for_function("(c) => (JSON.parse(localStorage.getItem('bg.options')) || {corner: 'bottom-right'}).corner === c",
+                           arg=corner)
+    svg = page.locator("#board svg").bounding_box()
+    assert svg is not None
+    mid_x, mid_y = svg["x"] + svg["width"] / 2, svg["y"] + svg["height"] / 2
+    want_bottom, want_right = corner.startswith("bottom"), corner.endswith("right")
+    for point in range(1, 25):
+        box = page.locator(f'#board polygon.bg-point[data-point="{point}"]').bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        home = point <= 6
+        bottom = point <= 12  # the viewer's side of the board: points 1-12
+        right = point <= 6 or point >= 19
+        assert (y > mid_y) == (bottom == want_bottom), (point, corner)
+        assert (x > mid_x) == (right == want_right), (point, corner)
+        if home:
+            assert (y > mid_y) == want_bottom and (x > mid_x) == want_right
+    page.locator("#board").screenshot(path=str(tmp_path / f"{corner}.png"))
+
+
+def test_refusals_are_shown_in_the_page(people: People, server: Server) -> None:
+    """R43: a command out of turn, sent on the page's own connection, is refused by the server
+    and the page shows the reason; a command for a seat the page does not hold gets an error."""
+    ann = people.page(server.url)
+    create_in_lobby(ann, "ann", "match", 1, opponent="online")
+    link = invite_link(ann)
+    bob = people.page(server.url)
+    bob.add_init_script(SOCKETS_JS)
+    ann.add_init_script(SOCKETS_JS)
+    join_by_link(bob, link, "bob")
+    ann.reload()
+    ann.locator("#board svg").first.wait_for()
+    page, data = wait_any([ann, bob], ["roll"])
+    act(page, data, "roll")  # the opening roll: someone is to play
+    page, data = wait_any([ann, bob], [])
+    mover = data["seat"]
+    idle = bob if page is ann else ann
+    idle_name = "bob" if mover == "ann" else "ann"
+    idle.wait_for_function("window.__sockets.length > 0 && window.bgTable.state !== null")
+    command = {"type": "command", "seat": idle_name, "id": 901, "command": {"type": "roll"}}
+    idle.evaluate("(m) => window.__sockets.at(-1).send(JSON.stringify(m))", command)
+    expect(idle.locator("#message")).to_have_text(f"Not allowed (R43): it is {mover}'s turn, not yours.")
+    stolen = {"type": "command", "seat": mover, "id": 902, "command": {"type": "roll"}}
+    idle.evaluate("(m) => window.__sockets.at(-1).send(JSON.stringify(m))", stolen)
+    expect(idle.locator("#message")).to_contain_text(f"you do not hold the seat '{mover}'")
+    assert view(page)["seq"] == data["seq"]  # nothing changed
