@@ -122,6 +122,14 @@ class GameResult:
         return 1 - self.winner
 
     def __str__(self) -> str:
+        return self.text()
+
+    def text(self, names: Sequence[str] | None = None) -> str:
+        """The result in words, the winner named by ``names`` (by player number) if given.
+
+        >>> GameResult(1, ResultKind.GAMMON, level=2, cube=2, multiplier=2, points=4).text(["ann", "bob"])
+        'bob wins a gammon: 4 points'
+        """
         what = {
             ResultKind.SINGLE: "a single game",
             ResultKind.GAMMON: "a gammon",
@@ -129,7 +137,8 @@ class GameResult:
             ResultKind.RESIGNED: f"by resignation ({_LEVEL_NAMES.get(self.level, '?')})",
             ResultKind.PASSED: "as the double is passed",
         }[self.kind]
-        return f"player {self.winner} wins {what}: {self.points} point{'s' if self.points != 1 else ''}"
+        who = f"player {self.winner}" if names is None else names[self.winner]
+        return f"{who} wins {what}: {self.points} point{'s' if self.points != 1 else ''}"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""

@@ -181,7 +181,7 @@ def snapshot(table: Table, viewer: str | None) -> Snapshot:
         except BackgammonError:  # a cube too high for a Match ID
             match_id = None
         last = m.games[-2].result if contest.phase() == "opening" and len(m.games) > 1 else game.result
-        result = None if last is None else str(last)
+        result = None if last is None else last.text(contest.seats)
     else:
         assert isinstance(contest, ChouetteContest)
         c = contest.chouette
