@@ -40,10 +40,10 @@ from tests.browser_support import (
 if not CHROMIUM.exists() and not REQUIRED:
     pytest.skip("chromium is not installed (set BACKGAMMON_REQUIRE_BROWSER to fail instead)", allow_module_level=True)
 
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, ViewportSize, expect, sync_playwright  # noqa: E402
 
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 860}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 DOCS_IMG = Path(__file__).resolve().parent.parent / "docs" / "img"
 
 #: What the page shows now: the seat's snapshot, the plays, the seq (null before a state).
@@ -101,7 +101,7 @@ class People:
         self.errors: list[str] = []
         self.allowed: list[str] = []
 
-    def page(self, base_url: str, viewport: dict[str, int] | None = None, motion: bool = False) -> Page:
+    def page(self, base_url: str, viewport: ViewportSize | None = None, motion: bool = False) -> Page:
         """A fresh context's page (empty storage); animations off unless ``motion``."""
         context = self.browser.new_context(
             base_url=base_url, viewport=viewport or DESKTOP, reduced_motion="no-preference" if motion else "reduce"
@@ -382,6 +382,7 @@ def screenshots(page: Page, browser: Browser, server: Server, table_id: str, tmp
         wait_board(page, apply_hop(board, hop.src, hop.dst))
         page.mouse.move(5, 5)
         page.wait_for_timeout(350)  # the checker's slide
+    page.evaluate("window.scrollTo(0, 0)")
     keep_screenshot(page, tmp_path, "table.png")
     tokens = page.evaluate(f"localStorage.getItem('bg.tokens.{table_id}')")
     phone = browser.new_context(base_url=server.url, viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
