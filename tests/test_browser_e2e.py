@@ -686,7 +686,7 @@ INTERLEAVED_PLAYS = [{"move": "11/off 6/off(2)",
 def test_a_typed_play_whose_hops_interleave(people: People, server: Server) -> None:
     """Seen in an online match: the server's only legal play, typed as the server writes it,
     is refused by the page (\u201c11/off 6/off(2)\u201d is not a legal play with these dice)."""
-    people.allowed.append("status of 404")  # the demo page asks for a file the server does not serve
+    people.allowed.append("status of 404")  # the demo page names no icon: the browser asks for /favicon.ico
     page = people.page(server.url)
     page.goto("/static/board-demo.html?animate=0")
     page.wait_for_function("window.demoReady === true")
