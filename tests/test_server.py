@@ -80,10 +80,29 @@ def create(client: TestClient, body: Mapping[str, Any] = VS_BOT) -> dict[str, An
     return data
 
 
+_LOGS: dict[int, list[dict[str, str]]] = {}
+
+
+def whole_log(ws: Any, message: dict[str, Any]) -> dict[str, Any]:
+    """A ``state`` message with its ``log`` made whole: the server sends each connection only
+    the record's new lines, from ``log_start`` on (the page joins them the same way)."""
+    if message.get("type") == "state":
+        start = message["log_start"]
+        before = _LOGS.get(id(ws), [])
+        assert start == 0 or start == len(before), (start, len(before))  # no line lost or repeated
+        message["log"] = _LOGS[id(ws)] = before[:start] + message["log"]
+    return message
+
+
+def recv(ws: Any) -> dict[str, Any]:
+    """The next message (a ``state``'s log made whole)."""
+    return whole_log(ws, ws.receive_json())
+
+
 def until(ws: Any, kind: str, pred: Callable[[dict[str, Any]], bool] = lambda m: True, limit: int = 500) -> dict[str, Any]:
     """The first message of type ``kind`` that ``pred`` accepts (others are skipped)."""
     for _ in range(limit):
-        message: dict[str, Any] = ws.receive_json()
+        message: dict[str, Any] = recv(ws)
         if message["type"] == kind and pred(message):
             return message
     raise AssertionError(f"no {kind} message in {limit}")
@@ -242,7 +261,7 @@ def test_a_whole_match_against_a_bot_over_the_websocket(client: TestClient, leng
                 state = until(ws, "state", my_turn("ann"))
                 continue
             play_turn(ws, "ann", state, n)
-            reply = ws.receive_json()
+            reply = recv(ws)
             assert reply == {"type": "ack", "id": n}, reply
             state = until(ws, "state")
             assert state["seq"] > seq
@@ -280,7 +299,7 @@ def test_a_chouette_with_bots_comes_to_the_person(client: TestClient) -> None:
             if choice == "play":
                 command = {"type": "play", "move": state["plays"][0]["move"] if state["plays"] else "", "confirm": True}
             ws.send_json({"type": "command", "seat": "ann", "id": n, "command": command})
-            while (message := ws.receive_json())["type"] not in ("ack", "refused"):
+            while (message := recv(ws))["type"] not in ("ack", "refused"):
                 if message["type"] == "state":
                     state = message  # a bot acted first (a team member's say, R39)
             if message["type"] == "ack":
@@ -307,7 +326,7 @@ def test_out_of_turn_is_refused_R43_and_changes_nothing(client: TestClient) -> N
         other, ws = ("bob", bob) if mover == "ann" else ("ann", ann)
         before = stored(client, table_id)
         ws.send_json({"type": "command", "seat": other, "id": 7, "command": {"type": "play", "move": "8/5 6/5", "confirm": True}})
-        reply = ws.receive_json()
+        reply = recv(ws)
         assert reply["type"] == "refused" and reply["id"] == 7
         assert reply["refusal"] == {"action": "play", "player": other, "rule": "R43", "reason": f"it is {mover}'s turn, not yours"}
         assert stored(client, table_id) == before
@@ -324,17 +343,17 @@ def test_nobody_acts_for_another_seat_or_as_a_spectator(client: TestClient) -> N
         assert state["plays"] == [] and state["snapshots"][""]["actions"] == []
         for seat in ("bob", "nobody"):
             ann.send_json({"type": "command", "seat": seat, "id": seat, "command": {"type": "roll"}})
-            reply = ann.receive_json()
+            reply = recv(ann)
             assert reply["type"] == "error" and reply["id"] == seat and "you act for ann only" in reply["error"]
         for seat in ("ann", "bob"):
             watcher.send_json({"type": "command", "seat": seat, "id": 3, "command": {"type": "roll"}})
-            assert "spectators cannot act" in watcher.receive_json()["error"]
+            assert "spectators cannot act" in recv(watcher)["error"]
         # a token of another table holds no seat here
         other = create(client)
         with client.websocket_connect(f"/ws/tables/{table_id}") as thief:
             thief.send_json({"type": "hello", "protocol": 1, "tokens": [other["token"]]})
-            assert "holds no seat at this table" in thief.receive_json()["error"]
-            assert thief.receive_json()["seats"] == []
+            assert "holds no seat at this table" in recv(thief)["error"]
+            assert recv(thief)["seats"] == []
     assert stored(client, table_id) == before
 
 
@@ -362,19 +381,19 @@ def test_malformed_oversized_and_unknown_messages_get_an_error_and_change_nothin
     table_id = created["table"]["id"]
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         ws.send_json({"type": "command", "seat": "ann", "command": {"type": "roll"}})
-        assert "say hello first" in ws.receive_json()["error"]
+        assert "say hello first" in recv(ws)["error"]
         hello(ws, [created["token"]])
         before = stored(client, table_id)
         for text, words in BAD_MESSAGES:
             ws.send_text(text)
-            reply = ws.receive_json()
+            reply = recv(ws)
             assert reply["type"] == "error" and words in reply["error"], (text, reply)
         ws.send_json({"type": "hello", "protocol": 1, "tokens": []})
-        assert "already said hello" in ws.receive_json()["error"]
+        assert "already said hello" in recv(ws)["error"]
         assert stored(client, table_id) == before
         assert client.app.state.store.chat(table_id) == []  # type: ignore[attr-defined]
         ws.send_json({"type": "ping"})
-        assert ws.receive_json() == {"type": "pong"}
+        assert recv(ws) == {"type": "pong"}
 
 
 def test_a_flood_is_throttled_then_closed_while_others_play_on(strict: TestClient) -> None:
@@ -387,20 +406,20 @@ def test_a_flood_is_throttled_then_closed_while_others_play_on(strict: TestClien
         hello(calm, [created["token"]])
         for _ in range(60):
             flood.send_json({"type": "ping"})
-        replies = [flood.receive_json() for _ in range(60)]
+        replies = [recv(flood) for _ in range(60)]
         slow = [r for r in replies if r["type"] == "error"]
         assert len(slow) >= 15 and all("slow down" in r["error"] for r in slow)
         assert sum(r == {"type": "pong"} for r in replies) == 60 - len(slow)
         calm.send_json({"type": "ping"})
-        assert calm.receive_json() == {"type": "pong"}
+        assert recv(calm) == {"type": "pong"}
         for _ in range(200):
             flood.send_json({"type": "ping"})
         with pytest.raises(WebSocketDisconnect) as closed:
             for _ in range(400):
-                flood.receive_json()
+                recv(flood)
         assert closed.value.code == 1008
         calm.send_json({"type": "command", "seat": "ann", "id": 1, "command": {"type": "roll"}})
-        assert calm.receive_json() == {"type": "ack", "id": 1}
+        assert recv(calm) == {"type": "ack", "id": 1}
 
 
 def test_seeds_from_players_go_into_the_dice_until_the_first_die(client: TestClient) -> None:
@@ -411,11 +430,11 @@ def test_seeds_from_players_go_into_the_dice_until_the_first_die(client: TestCli
         ann.send_json({"type": "seed", "game": 1, "seed": "cd" * 8})
         assert until(ann, "state")["fair"]["client_seeds"] == ["ab" * 16, "cd" * 8]
         ann.send_json({"type": "seed", "game": 2, "seed": "cd" * 8})
-        assert "not the current game" in ann.receive_json()["error"]
+        assert "not the current game" in recv(ann)["error"]
         ann.send_json({"type": "command", "seat": "ann", "id": 1, "command": {"type": "roll"}})
         until(ann, "state")
         ann.send_json({"type": "seed", "game": 1, "seed": "ef" * 8})
-        assert "already being drawn" in ann.receive_json()["error"]
+        assert "already being drawn" in recv(ann)["error"]
     record = client.get(f"/api/tables/{table_id}/record").json()
     assert record["fair"]["client_seeds"] == ["ab" * 16, "cd" * 8] and verify_record(record).ok
 
@@ -431,12 +450,12 @@ def test_a_tentative_play_is_applied_but_not_stored(client: TestClient) -> None:
         before = stored(client, table_id)
         move = state["plays"][0]["move"]
         ws.send_json({"type": "command", "seat": mover, "id": 2, "command": {"type": "play", "move": move}})
-        assert ws.receive_json() == {"type": "ack", "id": 2}
+        assert recv(ws) == {"type": "ack", "id": 2}
         state = until(ws, "state")
         assert state["snapshots"][mover]["tentative"] is not None and state["seq"] == before[0]
         assert stored(client, table_id) == before
         ws.send_json({"type": "command", "seat": mover, "id": 3, "command": {"type": "confirm"}})
-        assert ws.receive_json() == {"type": "ack", "id": 3}
+        assert recv(ws) == {"type": "ack", "id": 3}
         assert until(ws, "state")["seq"] == before[0] + 1
 
 
@@ -445,7 +464,7 @@ def test_hints_against_bots_only(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/tables/{created['table']['id']}") as ws:
         _, state = hello(ws, [created["token"]])
         ws.send_json({"type": "hint", "seat": "random", "id": 1})
-        assert "only for your own seat" in ws.receive_json()["error"]
+        assert "only for your own seat" in recv(ws)["error"]
         while "play" not in state["snapshots"]["ann"]["actions"]:
             if state["snapshots"]["ann"]["actions"]:
                 play_turn(ws, "ann", state, 0)
@@ -458,7 +477,7 @@ def test_hints_against_bots_only(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/tables/{people['table']['id']}") as ws:
         hello(ws, list(people["tokens"].values()))
         ws.send_json({"type": "hint", "seat": "ann", "id": 3})
-        reply = ws.receive_json()
+        reply = recv(ws)
         assert reply["id"] == 3 and "only against bots" in reply["error"]
 
 
@@ -524,7 +543,7 @@ def test_rematch_gives_each_player_a_seat_at_the_new_table(client: TestClient) -
 
 def test_the_lobby_socket_hears_of_every_create_and_join(client: TestClient) -> None:
     with client.websocket_connect("/ws/lobby") as lobby:
-        assert lobby.receive_json() == {"type": "lobby", "tables": []}
+        assert recv(lobby) == {"type": "lobby", "tables": []}
         created = create(client, TWO_PEOPLE)
         table_id = created["table"]["id"]
         tables = until(lobby, "lobby")["tables"]
@@ -546,7 +565,7 @@ def test_pages_api_and_openapi(client: TestClient) -> None:
     missing = client.get("/api/tables/nope")
     assert missing.status_code == 404 and "no table 'nope'" in missing.json()["error"]
     with client.websocket_connect("/ws/tables/nope") as ws:
-        assert "no table" in ws.receive_json()["error"]
+        assert "no table" in recv(ws)["error"]
     created = create(client, TWO_PEOPLE)
     waiting = client.get(f"/api/tables/{created['table']['id']}").json()
     assert waiting["snapshot"] is None and waiting["status"] == "waiting"
@@ -588,7 +607,7 @@ def play_some(client: TestClient, created: dict[str, Any], commands: int) -> dic
             if not state["snapshots"]["ann"]["actions"]:
                 state = until(ws, "state", my_turn("ann"))
             play_turn(ws, "ann", state, n)
-            assert ws.receive_json()["type"] == "ack"
+            assert recv(ws)["type"] == "ack"
             state = until(ws, "state", my_turn("ann"))
         return state
 
@@ -610,7 +629,7 @@ def check_resumes(url: str, dice: Any = None) -> None:
             assert state["plays"] == seen["plays"] and state["fair"] == seen["fair"]
             assert state["log"] == seen["log"]
             play_turn(ws, "ann", state, 99)  # and play goes on
-            assert ws.receive_json() == {"type": "ack", "id": 99}
+            assert recv(ws) == {"type": "ack", "id": 99}
 
 
 def test_a_table_resumes_exactly_over_the_same_sqlite_file(db: str) -> None:

@@ -94,7 +94,7 @@ def test_server_messages() -> None:
         "type": "welcome", "protocol": 1, "table": {"id": "t"}, "seats": ["ann"], "you": "ann"}
     assert protocol.chat("zoe", "hi", "2026-01-01T00:00:00+00:00", True)["from"] == "zoe"
     state = protocol.state(3, {"": {}}, [], [], {"game": 1}, {"id": "t"})
-    assert set(state) == {"type", "seq", "snapshots", "plays", "log", "fair", "table"}
+    assert set(state) == {"type", "seq", "snapshots", "plays", "log", "log_start", "fair", "table"}
 
 
 # -- plays keys ---------------------------------------------------------------------------------

@@ -310,14 +310,17 @@ def state(
     log: list[dict[str, str]],
     fair: Mapping[str, Any],
     info: Mapping[str, Any],
+    log_start: int = 0,
 ) -> dict[str, Any]:
-    """The whole view of one connection."""
+    """The whole view of one connection; ``log`` holds the record's lines from number
+    ``log_start`` on (the lines before it were sent to this connection already)."""
     return {
         "type": "state",
         "seq": seq,
         "snapshots": dict(snapshots),
         "plays": plays,
         "log": log,
+        "log_start": log_start,
         "fair": dict(fair),
         "table": dict(info),
     }

@@ -80,6 +80,9 @@ class Connection:
     seats: tuple[str, ...] = ()
     name: str = "spectator"
     greeted: bool = False
+    #: how many lines of the record this connection has (of the room's narration ``log_epoch``)
+    log_sent: int = 0
+    log_epoch: int = -1
     throttle: protocol.Throttle = field(default_factory=protocol.Throttle)
 
     @property
@@ -106,6 +109,8 @@ class Room:
         self.rematch_id: str | None = None
         self._narrators: dict[str | None, Narrator] = {}
         self._logs: dict[str | None, list[dict[str, str]]] = {}
+        #: counts the times the narration was rebuilt (connections then get the whole record again)
+        self._log_epoch = 0
         self._bots: asyncio.Task[None] | None = None
         if table is not None:
             self._start_narration(table)
@@ -125,6 +130,7 @@ class Room:
         return room
 
     def _start_narration(self, table: Table) -> None:
+        self._log_epoch += 1
         for viewer in (None, *(s.name for s in table.seats)):
             narrator = Narrator(table, viewer)
             self._narrators[viewer] = narrator
@@ -172,7 +178,9 @@ class Room:
             if plays:
                 break
         log_lines = self._logs.get(viewers[0], [])
-        return protocol.state(self.record.seq, snapshots, plays, log_lines, self.fair.public(), info)
+        start = conn.log_sent if conn.log_epoch == self._log_epoch else 0
+        conn.log_sent, conn.log_epoch = len(log_lines), self._log_epoch
+        return protocol.state(self.record.seq, snapshots, plays, log_lines[start:], self.fair.public(), info, start)
 
     async def _send(self, conn: Connection, message: dict[str, Any]) -> None:
         """Send ``message`` to ``conn``; a closed or stalled connection (not reading for

@@ -138,6 +138,10 @@ function plays() {
 }
 
 function onState(message) {
+  // the server sends each connection only the record's new lines: log_start is where they go
+  const start = message.log_start ?? 0;
+  const before = page.state?.log ?? [];
+  message.log = start === 0 ? message.log : before.slice(0, start).concat(message.log);
   page.state = message;
   if (message.table) page.info = message.table;
   seedFor(message.fair);
