@@ -681,8 +681,6 @@ INTERLEAVED_PLAYS = [{"move": "11/off 6/off(2)",
                       "key": [4, 2, 0, 3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -3, 0, 0, -7, 0, -4, 0, 0, 3, 1]}]
 
 
-@pytest.mark.xfail(strict=True, reason="board.js playText/simulateHops cannot order hops that must interleave "
-                                       "(11/off 6/off(2) with 6-6 needs 11/5, 6/off, 6/off, 5/off)")
 def test_a_typed_play_whose_hops_interleave(people: People, server: Server) -> None:
     """Seen in an online match: the server's only legal play, typed as the server writes it,
     is refused by the page (\u201c11/off 6/off(2)\u201d is not a legal play with these dice)."""

@@ -301,6 +301,33 @@ export function simulateHops(board, dice, plays, hops) {
   return null;
 }
 
+/**
+ * Single hops that turn `board` into the board after `play` (one of `plays`) with `dice`:
+ * a depth-first search over every legal hop, so any order the play needs is found (e.g.
+ * 11/5 before the 6s bear off with 6-6). Null if the play cannot be reached.
+ */
+export function hopsToPlay(board, dice, plays, play) {
+  const target = play.key.join(",");
+  const keys = keySet(plays);
+  const memo = new Map();
+  const go = (b, left, done) => {
+    if (keyString(b) === target && isComplete(b, left, plays)) return done;
+    for (const d of new Set(left)) {
+      for (const from of sources(b)) {
+        const to = hopTarget(b, from, d);
+        if (to === null) continue;
+        const a = applyHop(b, from, to);
+        const rest = without(left, d);
+        if (!canReach(a.board, rest, keys, memo)) continue;
+        const r = go(a.board, rest, [...done, { from, to, die: d, hit: a.hit }]);
+        if (r) return r;
+      }
+    }
+    return null;
+  };
+  return go(board, dice, []);
+}
+
 // ---------------------------------------------------------------------------------------
 // Geometry (canonical: the viewer's home board at the bottom right; mirrored for corners).
 // ---------------------------------------------------------------------------------------
@@ -684,6 +711,7 @@ export class Board {
       const play = this.plays.find((p) => p.move.toLowerCase() === wanted);
       const parsed = play ? parseHops(play.move) : null;
       if (parsed) result = simulateHops(this.base, this.dice, this.plays, parsed);
+      if (!result && play) result = hopsToPlay(this.base, this.dice, this.plays, play);
     }
     if (!result) {
       this.message = hops === null ? `"${text}" is not a play like 24/18 13/11, bar/22* or 6/off.` : `${text} is not a legal play with these dice.`;
