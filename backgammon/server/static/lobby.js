@@ -207,7 +207,8 @@ async function submitCreate(event) {
 }
 
 export async function startLobby() {
-  const name = guestName();
+  // a name typed while the page was loading wins over the one kept from last time
+  const name = $("guest-name").value.trim() || guestName();
   $("guest-name").value = name;
   if (name) $("guest-name-label").textContent = name;
 
