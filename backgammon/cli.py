@@ -175,8 +175,10 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Open http://{args.host}:{args.port}/ in your browser (backgammon play is the terminal game).", flush=True)
     app = create_app(url, bot_delay=args.bot_delay)
     try:
+        # no per-message deflate: a state is a few KB, and compressing each costs more CPU than
+        # the bandwidth it saves is worth (benchmarks/load.py)
         uvicorn.run(app, host=args.host, port=args.port, ws="websockets-sansio", ws_max_size=65536,
-                    log_level="warning", timeout_graceful_shutdown=3)
+                    ws_per_message_deflate=False, log_level="warning", timeout_graceful_shutdown=3)
     except KeyboardInterrupt:  # pragma: no cover - uvicorn handles Ctrl-C itself
         pass
     except SystemExit as exc:  # uvicorn exits when the port is taken

@@ -19,7 +19,6 @@ backgammon.server.protocol.ProtocolError: unknown message type 'dance'; send one
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 from collections import deque
@@ -29,7 +28,7 @@ from typing import Any
 
 from ..errors import BackgammonError, Refusal
 from ..fairdice import check_client_seed
-from ..position import Position
+from ..position import LegalMoves, Position
 from ..table import Command, Table, command_from_dict
 from ..table.snapshot import board_view
 
@@ -278,16 +277,22 @@ def plays_keys(table: Table, seat: str) -> list[dict[str, Any]]:
     if "play" not in table.actions(seat):
         return []
     legal = table.contest.legal_moves()
-    return [{"move": move, "key": list(key)} for move, key in _keys(legal.origin, legal.dice)]
+    found = _KEYS.get((legal.origin, legal.dice))
+    if found is None:
+        found = _keys(legal)
+        if len(_KEYS) >= 2048:  # a small cache: every connection of a seat, every reconnect
+            _KEYS.pop(next(iter(_KEYS)))
+        _KEYS[(legal.origin, legal.dice)] = found
+    return [{"move": move, "key": list(key)} for move, key in found]
 
 
-@functools.lru_cache(maxsize=2048)
-def _keys(origin: Position, dice: tuple[int, int]) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """The plays of ``dice`` from ``origin`` with their keys (cached: every connection of a
-    seat, and every reconnect, asks for the same)."""
-    legal = origin.legal_moves(dice)
+_KEYS: dict[tuple[Position, tuple[int, int]], tuple[tuple[str, tuple[int, ...]], ...]] = {}
+
+
+def _keys(legal: LegalMoves) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The plays of ``legal`` with their keys (the texts are the game's own, computed once)."""
     if not len(legal):  # no legal play: the empty play is the only one (the board stays as it is)
-        view = board_view(origin)
+        view = board_view(legal.origin)
         return (("", (*view.points, view.bar[0], view.bar[1], view.off[0], view.off[1])),)
     out = []
     for index, move in enumerate(legal.texts()):
