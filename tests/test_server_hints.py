@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from backgammon.dice import ScriptedDice
+from backgammon.dice import ScriptedDice, SeededDice
 from backgammon.table import Seat, Table
 from backgammon.table import commands as cmd
 from backgammon.server.hints import hint, why_no_hint
@@ -57,21 +57,21 @@ def test_cube_hint_before_the_roll_and_take_hint_when_doubled() -> None:
 
 
 def test_take_hint_for_the_doubled_person_and_none_for_a_bot() -> None:
-    t = _vs_bot([(3, 1), (6, 5)])
-    t.submit("ann", cmd.Roll())
-    t.submit("ann", cmd.Play("8/5 6/5", confirm=True))
-    t.submit("gnu", cmd.Roll())
-    t.play_bot("gnu")
-    t.submit("ann", cmd.Roll()) if "roll" in t.actions("ann") else None
-    # make gnu double before its next roll: its seat may double (R27); ann is doubled
-    while "double" not in t.actions("gnu"):
-        seat = t.bot_to_act() or "ann"
-        if seat == "ann":
-            legal = t.snapshot("ann").legal
-            t.submit("ann", cmd.Play(legal[0], confirm=True) if legal else cmd.Roll())
+    t = Table.match([Seat("ann"), Seat("gnu", "expert", seed=1)], dice=SeededDice(5))
+    # play on until gnu, a bot, is before its roll with the cube available (R27)
+    for _ in range(200):
+        if t.bot_to_act() == "gnu" and "double" in t.actions("gnu"):
+            break
+        if t.bot_to_act() == "gnu":
+            t.play_bot("gnu")
+        elif "roll" in t.actions("ann"):
+            assert t.submit("ann", cmd.Roll()).accepted
         else:
-            t.play_bot(seat)
-    t.submit("gnu", cmd.Double())
+            legal = t.snapshot("ann").legal
+            assert t.submit("ann", cmd.Play(legal[0] if legal else "", confirm=True)).accepted
+    else:
+        raise AssertionError("gnu never came to a roll with the cube available")
+    assert t.submit("gnu", cmd.Double()).accepted  # gnu's seat doubles: ann is doubled
     h = hint(t, "ann")
     assert h["kind"] == "take"
     assert h["action"] in ("take", "pass")  # no beavers at this table
