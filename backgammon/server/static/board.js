@@ -1201,9 +1201,11 @@ export class Board {
     const c = this.colors;
     const seats = s.seats || [];
     const names = (sd) => {
-      const list = seats.filter((x) => x.side === sd).map((x) => x.name);
+      // a chouette's team is named by whoever moves for it: "intermediate 2 +2"
+      const rank = (x) => (x.role === "acting captain" ? 0 : x.role === "captain" ? 1 : 2);
+      const list = seats.filter((x) => x.side === sd).sort((a, b) => rank(a) - rank(b)).map((x) => x.name);
       if (list.length === 0) return sd === side ? "You" : "Opponent";
-      return list.length > 2 ? `${list[0]}, ${list[1]} +${list.length - 2}` : list.join(", ");
+      return list.length > 1 ? `${list[0]} +${list.length - 1}` : list[0];
     };
     const moverSide = this.sideOf(s.on_roll);
     const pips = s.board.pips || [0, 0];

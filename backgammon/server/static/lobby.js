@@ -72,7 +72,7 @@ function showTables(tables) {
   const list = $("lobby-tables");
   list.replaceChildren(...tables.map(tableItem));
   $("lobby-status").textContent = tables.length === 0
-    ? "No open tables right now: create one below."
+    ? "No open tables right now: create one."
     : `${tables.length} table${tables.length === 1 ? "" : "s"}.`;
 }
 
@@ -235,9 +235,11 @@ export async function startLobby() {
   const bot = form.elements.bot;
   for (const level of botLevels) bot.add(new Option(level, level));
   if (botLevels.includes("intermediate")) bot.value = "intermediate";
+  // the chouette's bots start at the same level as the match opponent's default
+  const level = botLevels.includes("intermediate") ? "intermediate" : botLevels[0] ?? "human";
   addChouetteSeat("human");
-  addChouetteSeat(botLevels[0] ?? "human");
-  addChouetteSeat(botLevels[0] ?? "human");
+  addChouetteSeat(level);
+  addChouetteSeat(level);
   syncForm();
 
   const banner = $("banner");

@@ -311,6 +311,12 @@ function statusText() {
   const parts = [];
   if (snap.result) parts.push(`Last game: ${resultText(snap)}.`);
   if (snap.offer) parts.push(offerText(snap.offer));
+  else if (!snap.result) {
+    // a cube action or resignation answer that just happened ("beginner beavers (R30): the
+    // cube is at 8") is news the player should not have to find in the record
+    const last = (page.state.log ?? []).at(-1);
+    if (last && last.tone === "strong") parts.push(last.text);
+  }
   const acting = snap.actions.filter((a) => a !== "step" && a !== "resign");
   if (page.active && acting.length) {
     const who = page.seats.length > 1 ? `${page.active}, your turn` : "Your turn";
@@ -419,7 +425,7 @@ function renderChouette() {
   if (panel.hidden) return;
   const by = (role) => snap.seats.filter((s) => s.role === role).map((s) => s.name).join(", ");
   const roles = [["box", "in the box"], ["captain", "captain"], ["acting captain", "moving for the team"],
-    ["line", "next in line"]];
+    ["line", "in the line"]]; // the snapshot lists seats in table order, not the line's order
   const told = roles.filter(([role]) => by(role)).map(([role, words]) => `${by(role)} ${words}`);
   $("chouette-rotation").textContent = `Game ${snap.game_number}: ${told.join("; ")}.`;
   const offer = $("chouette-offer");
@@ -461,7 +467,7 @@ function renderFair() {
   $("fair-commitment").textContent = short(fair.commitment);
   $("fair-commitment").title = fair.commitment ?? "";
   const note = page.seedNote && page.seededGame === fair.game ? ` (${page.seedNote})` : "";
-  $("fair-seed").textContent = page.seats.length ? short(page.seed) + note : "– (spectators send none)";
+  $("fair-seed").textContent = page.seats.length ? short(page.seed) + note : "none (watching)";
   $("fair-seed").title = page.seed;
   $("fair-revealed").textContent = String((fair.revealed ?? []).length);
 }
@@ -476,7 +482,8 @@ function renderInvite() {
   $("mute-spectators").checked = muted;
   const silenced = muted && page.seats.length === 0;
   $("chat-input").disabled = silenced;
-  $("chat-input").placeholder = silenced ? "The players have muted spectators" : "Say something";
+  $("chat-form").querySelector("button").disabled = silenced;
+  $("chat-input").placeholder = silenced ? "Spectators are muted" : "Say something";
 }
 
 // -- automation (options) ---------------------------------------------------------------
@@ -666,6 +673,7 @@ function showHint(hint) {
   note.className = "muted";
   note.textContent = `Values: ${unitWords}.`;
   body.append(note);
+  $("hint").scrollIntoView({ block: "nearest" }); // below the board: bring it into view
 }
 
 /** Someone started a rematch: our seats' tokens come with it (spectators get the id). */
