@@ -358,7 +358,7 @@ function renderControls() {
     if (action === "confirm") { visible = playing; enabled &&= page.boardInfo.complete || onlyEmpty; }
     if (action === "rematch") visible = snap.over && page.seats.length > 0;
     if (action === "hint") {
-      visible = page.active !== "" && againstBots(snap);
+      visible = page.active !== "" && !snap.over && againstBots(snap);
       enabled &&= ["play", "double", "take", "accept"].some((a) => actions.has(a));
     }
     button.hidden = !visible;
@@ -437,7 +437,10 @@ function renderChouette() {
     let cube = "–";
     if (seat.role !== "box") {
       cube = String(seat.cube);
-      if (seat.cube_owner) cube += seat.cube_owner === seat.name ? " (owns it)" : ` (${seat.cube_owner})`;
+      if (seat.cube_owner) {
+        const boxName = snap.seats.find((s) => s.role === "box")?.name;
+        cube += seat.cube_owner === seat.name ? " (owns it)" : seat.cube_owner === boxName ? " (box)" : ` (${seat.cube_owner})`;
+      }
       if (!seat.in_game) cube += seat.result !== null ? `, settled ${signed(seat.result)}` : ", out";
     }
     const ledger = seat.ledger === null ? "–" : signed(seat.ledger);
