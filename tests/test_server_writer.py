@@ -92,3 +92,24 @@ def test_close_writes_what_is_pending_and_refuses_later_commits(store: Store) ->
     asyncio.run(main())
     loaded = store.load("c")
     assert loaded is not None and loaded.seq == 1
+
+
+def test_other_writes_run_in_the_writer_in_turn_with_the_commits(store: Store) -> None:
+    async def main() -> None:
+        writer = GroupCommit(store)
+        try:
+            await writer.run(store.create, record("r", status="playing"))
+            commit, chat = await asyncio.gather(
+                writer.commit(_commit("r", 1)),
+                writer.run(store.add_chat, "r", "ann", "hello", False),
+            )
+            assert commit is None and chat.text == "hello"
+            with pytest.raises(Exception, match="already exists"):
+                await writer.run(store.create, record("r", status="playing"))
+        finally:
+            writer.close()
+
+    asyncio.run(main())
+    loaded = store.load("r")
+    assert loaded is not None and loaded.seq == 1
+    assert [c.text for c in store.chat("r")] == ["hello"]

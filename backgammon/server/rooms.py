@@ -388,7 +388,7 @@ class Room:
             await self._send(conn, protocol.error("the players have muted spectators' chat at this table"))
             return
         store = self.club.store
-        row = await anyio.to_thread.run_sync(store.add_chat, self.id, conn.name, text, conn.spectator)
+        row = await self.club.writer.run(store.add_chat, self.id, conn.name, text, conn.spectator)
         await self.broadcast(protocol.chat(row.name, row.text, row.at.isoformat(), row.spectator))
 
     async def mute(self, conn: Connection, mute: bool) -> None:
@@ -399,7 +399,7 @@ class Room:
         async with self.lock:
             self.record.settings["mute_spectators"] = mute
             r = self.record
-            await anyio.to_thread.run_sync(self.club.store.update_seats, r.id, r.settings, r.tokens, r.status)
+            await self.club.writer.run(self.club.store.update_seats, r.id, r.settings, r.tokens, r.status)
             await self.broadcast_state()
 
     async def seed(self, conn: Connection, message: protocol.SeedMessage) -> None:
@@ -441,7 +441,7 @@ class Room:
         full = all(s["name"] is not None for s in r.settings["seats"])
         if full and self.table is None:
             r.status = "playing"
-        await anyio.to_thread.run_sync(self.club.store.update_seats, r.id, r.settings, r.tokens, r.status)
+        await self.club.writer.run(self.club.store.update_seats, r.id, r.settings, r.tokens, r.status)
         if full and self.table is None:
             await self._start()
         await self.broadcast_state()
@@ -565,7 +565,7 @@ class Club:
             created=now,
             updated=now,
         )
-        await anyio.to_thread.run_sync(self.store.create, record)
+        await self.writer.run(self.store.create, record)
         room = Room(self, record, table, fair)
         self.rooms[record.id] = room
         await self.lobby_changed()

@@ -10,6 +10,10 @@ arrived while the previous flush ran and writes them in ONE transaction
 all the tables that acted meanwhile, and each awaiting table resumes (or gets its own
 :class:`~backgammon.server.store.StaleWrite`) once the data is on disk.
 
+The server's other writes (a new table, seats taken, a chat line) go through the same thread
+(:meth:`GroupCommit.run`), in turn with the commits, so that no two writers ever wait for
+each other's lock; reads run anywhere.
+
 A table has at most one commit in flight (its room holds its lock across the commit), so
 each table's commands reach the database in order.
 
@@ -35,8 +39,15 @@ import asyncio
 import logging
 import threading
 from collections import deque
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from .store import Commit, Store, StoreError
+
+T = TypeVar("T")
+
+#: a write waiting for the thread: a command's commit or another write, its future, its loop
+_Job = tuple[Commit | Callable[[], Any], "asyncio.Future[Any]", asyncio.AbstractEventLoop]
 
 __all__ = ["GroupCommit", "MAX_BATCH"]
 
@@ -51,7 +62,7 @@ class GroupCommit:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._pending: deque[tuple[Commit, asyncio.Future[None], asyncio.AbstractEventLoop]] = deque()
+        self._pending: deque[_Job] = deque()
         self._cond = threading.Condition()
         self._closed = False
         self._thread: threading.Thread | None = None
@@ -62,17 +73,26 @@ class GroupCommit:
     async def commit(self, commit: Commit) -> None:
         """Write ``commit``; returns once it is in the database (raises its
         :class:`StoreError` if it was refused, e.g. a stale write)."""
+        await self._queue(commit)
+
+    async def run(self, write: Callable[..., T], *args: Any) -> T:
+        """Run ``write(*args)`` (a :class:`Store` method that writes) in the writer thread,
+        in turn with the commits; its result, or its exception."""
+        result: T = await self._queue(lambda: write(*args))
+        return result
+
+    async def _queue(self, job: Commit | Callable[[], Any]) -> Any:
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
+        future: asyncio.Future[Any] = loop.create_future()
         with self._cond:
             if self._closed:
-                raise StoreError("the server is shutting down: the command was not stored")
+                raise StoreError("the server is shutting down: nothing more is stored")
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="backgammon-writer", daemon=True)
                 self._thread.start()
-            self._pending.append((commit, future, loop))
+            self._pending.append((job, future, loop))
             self._cond.notify()
-        await future
+        return await future
 
     def _run(self) -> None:
         while True:
@@ -81,9 +101,22 @@ class GroupCommit:
                     self._cond.wait()
                 if not self._pending:
                     return
-                batch = [self._pending.popleft() for _ in range(min(MAX_BATCH, len(self._pending)))]
+                if not isinstance(self._pending[0][0], Commit):  # another write: on its own
+                    job, future, loop = self._pending.popleft()
+                    assert not isinstance(job, Commit)
+                    try:
+                        value = job()
+                    except Exception as exc:
+                        loop.call_soon_threadsafe(_settle, future, exc)
+                    else:
+                        loop.call_soon_threadsafe(_settle, future, None, value)
+                    continue
+                batch: list[_Job] = []
+                while self._pending and len(batch) < MAX_BATCH and isinstance(self._pending[0][0], Commit):
+                    batch.append(self._pending.popleft())
+            commits = [c for c, _, _ in batch if isinstance(c, Commit)]
             try:
-                results: list[BaseException | None] = list(self.store.commit_many([c for c, _, _ in batch]))
+                results: list[BaseException | None] = list(self.store.commit_many(commits))
             except Exception as exc:  # the database itself failed: every waiting table is told
                 log.error("group commit of %d commands failed: %s", len(batch), exc)
                 results = [exc] * len(batch)
@@ -102,10 +135,10 @@ class GroupCommit:
             thread.join()
 
 
-def _settle(future: asyncio.Future[None], result: BaseException | None) -> None:
+def _settle(future: asyncio.Future[Any], error: BaseException | None, value: Any = None) -> None:
     if future.done():  # the awaiting task was cancelled
         return
-    if result is None:
-        future.set_result(None)
+    if error is None:
+        future.set_result(value)
     else:
-        future.set_exception(result)
+        future.set_exception(error)
