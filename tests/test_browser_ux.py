@@ -1,6 +1,7 @@
 """What a demanding player notices on the table pages (a real ``backgammon serve`` and chromium).
 
-* on a laptop screen (1280x860) the board leaves the buttons under it in view;
+* on a laptop screen (1280x860) the board leaves the buttons under it in view, and Hint is
+  not shown greyed when there is nothing to advise on;
 * a cube answer that just happened ("bob takes: the cube is at 2") is said in the status line;
 * a chouette's team is named on the board by whoever moves for it ("cy +1");
 * a spectator whom the players muted cannot press Send, and sends no seed;
@@ -105,16 +106,22 @@ def test_the_buttons_under_the_board_stay_in_view_on_a_laptop(page: Page, server
         ".map((b) => b.getBoundingClientRect().bottom))"
     )
     assert bottom <= LAPTOP["height"], f"the buttons end at {bottom}px, below the window"
+    if actions(page) == ["roll"]:  # the opening throw: nothing to advise on, so no greyed Hint
+        assert page.locator('#actions [data-action="hint"]').is_hidden()
     width = page.locator("#board").bounding_box()
-    assert width is not None and width["width"] <= (LAPTOP["height"] - 14 * 16) * 1.17 + 1
+    assert width is not None and width["width"] <= (LAPTOP["height"] - 16 * 16) * 1.17 + 1
 
 
-def test_a_take_is_said_in_the_status_line(page: Page, server: Server) -> None:
+def test_a_take_is_said_in_the_status_line(page: Page, browser: Browser, server: Server) -> None:
     """Two people at one screen, money: the first who may double doubles, the other takes;
-    the doubler, to roll now, reads the take in the status line, not only in the record."""
+    the doubler, to roll now, reads the take in the status line, not only in the record. A
+    spectator reads once, not twice, whom the double waits for."""
     two = [{"kind": "human"}, {"kind": "human"}]
     created = create(server, {"kind": "money", "name": "ann", "seats": two, "same_screen": True})
-    open_table(page, created)
+    table_id = open_table(page, created)
+    context = browser.new_context(base_url=server.url, viewport=LAPTOP)
+    watcher = context.new_page()
+    watcher.goto(f"/t/{table_id}?watch=1")
     for _ in range(40):
         wait_for_buttons(page)
         now = actions(page)
@@ -135,6 +142,9 @@ def test_a_take_is_said_in_the_status_line(page: Page, server: Server) -> None:
         pytest.fail("nobody could double within 40 steps")
     doubler = page.evaluate("() => window.bgTable.seat")
     page.click('#actions [data-action="double"]')
+    watcher.wait_for_function("() => document.getElementById('status').textContent.includes('doubles to 2')")
+    assert watcher.inner_text("#status").lower().count("waiting for") == 1, watcher.inner_text("#status")
+    context.close()
     page.locator('#actions [data-action="take"]:not([hidden]):not([disabled])').click()
     page.wait_for_function("(name) => window.bgTable.seat === name", arg=doubler)
     said = "() => document.getElementById('status').textContent.includes('takes: the cube is at 2')"

@@ -331,7 +331,7 @@ function statusText() {
     if (legal && legal.length === 1 && legal[0].move === "") {
       parts.push("No legal play: the turn is lost (R11). Confirm to pass it on.");
     }
-  } else if (snap.to_act.length) {
+  } else if (snap.to_act.length && !snap.offer?.waiting?.length) { // the offer already says who is waited for
     parts.push(`Waiting for ${listWords(snap.to_act)} to ${PHASE_WORDS[snap.phase] ?? "act"}.`);
   }
   if (!page.active) parts.unshift("You are watching.");
@@ -358,8 +358,9 @@ function renderControls() {
     if (action === "confirm") { visible = playing; enabled &&= page.boardInfo.complete || onlyEmpty; }
     if (action === "rematch") visible = snap.over && page.seats.length > 0;
     if (action === "hint") {
-      visible = page.active !== "" && !snap.over && againstBots(snap);
-      enabled &&= ["play", "double", "take", "accept"].some((a) => actions.has(a));
+      // shown only when there is a decision to advise on (no lone greyed button while waiting)
+      visible = page.active !== "" && !snap.over && againstBots(snap)
+        && ["play", "double", "take", "accept"].some((a) => actions.has(a));
     }
     button.hidden = !visible;
     button.disabled = !enabled;
