@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import operator
 import threading
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
@@ -36,6 +37,9 @@ Dice = tuple[int, int]
 
 _INITIAL = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
+
+#: the pips of a checker on each of a side's 25 slots (points 1-24, the bar 25)
+_WEIGHTS = tuple(range(1, 26))
 
 class Position(_ByKey):
     """A backgammon position seen from the player on roll. Immutable and hashable.
@@ -169,10 +173,7 @@ class Position(_ByKey):
     def pip_count(self) -> tuple[int, int]:
         """Pips to bear off everything: (player on roll, opponent). The bar counts 25."""
         key = self._key
-        return (
-            sum((i + 1) * key[i] for i in range(25)),
-            sum((i + 1) * key[25 + i] for i in range(25)),
-        )
+        return sum(map(operator.mul, key[:25], _WEIGHTS)), sum(map(operator.mul, key[25:50], _WEIGHTS))
 
     def is_race(self) -> bool:
         """True when contact is broken: no checker of one side can meet one of the other.

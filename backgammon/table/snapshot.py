@@ -83,7 +83,10 @@ class SeatView:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict."""
-        return dict(self.__dict__)
+        return {
+            "name": self.name, "kind": self.kind, "side": self.side, "role": self.role, "cube": self.cube,
+            "cube_owner": self.cube_owner, "in_game": self.in_game, "result": self.result, "ledger": self.ledger,
+        }
 
 
 @dataclass(frozen=True)
