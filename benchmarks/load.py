@@ -17,7 +17,9 @@ from sending it to receiving the ``state`` broadcast that carries its result (or
 ``refused`` answer).
 
 For each level (concurrent games) the run ramps the clients up, measures for ``--seconds``,
-and prints: games finished per second, commands per second, and the p50 / p99 / max latency.
+and prints: games per second (the commands per second over the mean number of commands of
+such a game, measured in the reference run: at a person's pace a game lasts minutes, longer
+than the window), commands per second, and the p50 / p99 / max latency.
 The reference measured in the same run is the table layer alone: the same random games played
 in this process through :class:`backgammon.table.Table` (no network, no database, no JSON),
 as commands per second; the ratio says what the server costs per command.
@@ -68,17 +70,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, database: str) -> subprocess.Popen[bytes]:
-    """``backgammon serve`` in its own process; returns once the port answers."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "from backgammon.cli import main; main()", "serve",
-         "--port", str(port), "--database", database],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=Path(__file__).resolve().parent.parent,
-    )
+def start_server(port: int, database: str, log: Path) -> subprocess.Popen[bytes]:
+    """``backgammon serve`` in its own process (its messages to ``log``); returns once the
+    port answers."""
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "from backgammon.cli import main; main()", "serve",
+             "--port", str(port), "--database", database],
+            stdout=subprocess.DEVNULL, stderr=out, cwd=Path(__file__).resolve().parent.parent,
+        )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise SystemExit(f"the server stopped at start: {proc.stderr.read().decode() if proc.stderr else ''}")
+            raise SystemExit(f"the server stopped at start: {log.read_text()}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return proc
@@ -185,10 +189,12 @@ async def run_level(port: int, games: int, seconds: float, think: float, ramp: f
     return stats, client_cpu
 
 
-def reference(seconds: float) -> float:
-    """Commands per second through the table layer alone (random legal plays, takes)."""
+def reference(seconds: float) -> tuple[float, float]:
+    """Commands per second through the table layer alone (random legal plays, takes), and
+    the mean number of commands in one of these one-point games."""
     rng = random.Random(1)
     done = 0
+    games = 0
     t0 = time.perf_counter()
     k = 0
     while time.perf_counter() - t0 < seconds:
@@ -197,6 +203,7 @@ def reference(seconds: float) -> float:
         while True:
             snap = {s: table.snapshot(s).to_dict() for s in ("a", "b")}
             if snap["a"]["over"]:
+                games += 1
                 break
             acted = False
             for seat, s in snap.items():
@@ -209,7 +216,7 @@ def reference(seconds: float) -> float:
                     break
             if not acted:
                 break
-    return done / (time.perf_counter() - t0)
+    return done / (time.perf_counter() - t0), done / max(1, games)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -229,8 +236,9 @@ def main() -> None:
     args = ap.parse_args()
     levels = [int(x) for x in args.games.split(",")]
 
-    ref = reference(3.0)
-    print(f"reference: the table layer alone, in this process: {ref:,.0f} commands/s")
+    ref, per_game = reference(3.0)
+    print(f"reference: the table layer alone, in this process: {ref:,.0f} commands/s "
+          f"({per_game:.0f} commands per one-point game)")
     print(f"clients think {args.think:g} s (0.5x-1.5x) before each command; window {args.seconds:g} s per level")
     print()
     print(f"{'games':>6} {'games/s':>8} {'cmds/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
@@ -239,7 +247,8 @@ def main() -> None:
         for n in levels:
             database = args.database or f"sqlite:///{tmp}/load-{n}.sqlite3"
             port = free_port()
-            server = start_server(port, database)
+            log = Path(tmp) / f"server-{n}.log"
+            server = start_server(port, database, log)
             try:
                 cpu0 = _proc_cpu(server.pid)
                 t0 = time.perf_counter()
@@ -253,13 +262,17 @@ def main() -> None:
                     server.kill()
             lat = stats.latencies
             cps = stats.commands / args.seconds
-            print(f"{n:>6} {stats.games / args.seconds:>8.1f} {cps:>8.0f} {pct(lat, .5) * 1e3:>7.1f} "
+            print(f"{n:>6} {cps / per_game:>8.1f} {cps:>8.0f} {pct(lat, .5) * 1e3:>7.1f} "
                   f"{pct(lat, .99) * 1e3:>7.1f} {max(lat, default=float('nan')) * 1e3:>7.1f} "
                   f"{server_cpu:>9.0%} {client_cpu:>9.0%} {cps / ref:>8.3f} {len(stats.errors)}")
             for e in stats.errors[:3]:
                 print(f"       e.g. {e}")
+            problems = [line for line in log.read_text().splitlines() if "ERROR" in line or "Traceback" in line]
+            if problems:
+                print(f"       the server logged {len(problems)} errors, e.g. {problems[0][:160]}")
             sys.stdout.flush()
     print()
+    print("games/s: commands/s over the commands of a one-point game (a game takes minutes at this pace);")
     print("server cpu is over the whole level (ramp included), client cpu over the window; 100% = one core")
 
 
