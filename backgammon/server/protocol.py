@@ -301,6 +301,23 @@ def _keys(legal: LegalMoves) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple(out)
 
 
+def fair_view(public: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``fair`` object of a ``state``: the current game (commitment, client seeds, dice so
+    far), how many games are revealed, and the last revealed game in full (its seed and
+    dice). Every revealed game is in the table's ``/record``; a state does not repeat them
+    all (a long match would send thousands of dice with every move).
+
+    >>> fair_view({"game": 3, "commitment": "c3", "client_seeds": [], "dice": [4],
+    ...            "revealed": [{"game": 1}, {"game": 2}]})["last_revealed"]
+    {'game': 2}
+    """
+    revealed = list(public.get("revealed") or ())
+    out = {k: v for k, v in public.items() if k != "revealed"}
+    out["revealed_count"] = len(revealed)
+    out["last_revealed"] = revealed[-1] if revealed else None
+    return out
+
+
 def welcome(info: Mapping[str, Any], seats: Sequence[str], you: str) -> dict[str, Any]:
     """The answer to ``hello``: the table, the seats this connection acts for and its name."""
     return {
@@ -326,7 +343,7 @@ def state(
         "plays": plays,
         "log": log,
         "log_start": log_start,
-        "fair": dict(fair),
+        "fair": fair_view(fair),
         "table": dict(info),
     }
 

@@ -473,7 +473,7 @@ function renderFair() {
   const note = page.seedNote && page.seededGame === fair.game ? ` (${page.seedNote})` : "";
   $("fair-seed").textContent = page.seats.length ? short(page.seed) + note : "none (watching)";
   $("fair-seed").title = page.seed;
-  $("fair-revealed").textContent = String((fair.revealed ?? []).length);
+  $("fair-revealed").textContent = String(fair.revealed_count ?? (fair.revealed ?? []).length);
 }
 
 function renderInvite() {
