@@ -755,3 +755,15 @@ def test_serve_survives_sigkill_with_the_table_exactly_as_it_was(tmp_path: Path)
         if server.poll() is None:
             server.kill()
             server.wait(10)
+
+
+def test_same_screen_seats_may_be_named(client: TestClient) -> None:
+    created = create(client, {**TWO_PEOPLE, "same_screen": True,
+                              "seats": [{"kind": "human"}, {"kind": "human", "name": "  bob  "}]})
+    assert sorted(created["tokens"]) == ["ann", "bob"]
+    clash = create(client, {**TWO_PEOPLE, "same_screen": True,
+                            "seats": [{"kind": "human"}, {"kind": "human", "name": "ann"}]})
+    assert sorted(clash["tokens"]) == ["ann", "ann 2"]
+    r = client.post("/api/tables", json={**TWO_PEOPLE, "same_screen": True,
+                                         "seats": [{"kind": "human"}, {"kind": "human", "name": ""}]})
+    assert r.status_code == 400 and "a name is needed" in r.json()["error"]

@@ -301,11 +301,12 @@ def _keys(legal: LegalMoves) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple(out)
 
 
-def fair_view(public: Mapping[str, Any]) -> dict[str, Any]:
+def fair_view(public: Mapping[str, Any], over: bool = False) -> dict[str, Any]:
     """The ``fair`` object of a ``state``: the current game (commitment, client seeds, dice so
     far), how many games are revealed, and the last revealed game in full (its seed and
     dice). Every revealed game is in the table's ``/record``; a state does not repeat them
-    all (a long match would send thousands of dice with every move).
+    all (a long match would send thousands of dice with every move). When the contest is
+    ``over``, no game is to come: ``game`` and ``commitment`` are null.
 
     >>> fair_view({"game": 3, "commitment": "c3", "client_seeds": [], "dice": [4],
     ...            "revealed": [{"game": 1}, {"game": 2}]})["last_revealed"]
@@ -315,6 +316,8 @@ def fair_view(public: Mapping[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in public.items() if k != "revealed"}
     out["revealed_count"] = len(revealed)
     out["last_revealed"] = revealed[-1] if revealed else None
+    if over:
+        out.update(game=None, commitment=None, client_seeds=[], dice=[])
     return out
 
 
@@ -333,6 +336,7 @@ def state(
     fair: Mapping[str, Any],
     info: Mapping[str, Any],
     log_start: int = 0,
+    over: bool = False,
 ) -> dict[str, Any]:
     """The whole view of one connection; ``log`` holds the record's lines from number
     ``log_start`` on (the lines before it were sent to this connection already)."""
@@ -343,7 +347,7 @@ def state(
         "plays": plays,
         "log": log,
         "log_start": log_start,
-        "fair": fair_view(fair),
+        "fair": fair_view(fair, over),
         "table": dict(info),
     }
 

@@ -180,7 +180,8 @@ class Room:
         log_lines = self._logs.get(viewers[0], [])
         start = conn.log_sent if conn.log_epoch == self._log_epoch else 0
         conn.log_sent, conn.log_epoch = len(log_lines), self._log_epoch
-        return protocol.state(self.record.seq, snapshots, plays, log_lines[start:], self.fair.public(), info, start)
+        return protocol.state(self.record.seq, snapshots, plays, log_lines[start:], self.fair.public(), info, start,
+                              table.contest.is_over())
 
     async def _send(self, conn: Connection, message: dict[str, Any]) -> None:
         """Send ``message`` to ``conn``; a closed or stalled connection (not reading for

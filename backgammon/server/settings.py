@@ -127,10 +127,12 @@ def settings_of(body: Any) -> tuple[str, dict[str, Any]]:
             seats.append({"name": seat_name, "kind": "bot", "bot": level, "seed": secrets.randbelow(2**31)})
             taken.add(seat_name)
         else:
-            seats.append({"name": None, "kind": "human"})
+            wanted = raw.get("name")  # at one screen, the other people may be named
+            seats.append({"name": None, "kind": "human", "wanted": None if wanted is None else _person_name(wanted)})
     for seat in seats:
+        wanted = seat.pop("wanted", None)
         if seat["kind"] == "human" and (first_human or same_screen):
-            seat["name"] = unique_name(name, taken)
+            seat["name"] = unique_name(name if first_human or wanted is None else wanted, taken)
             taken.add(seat["name"])
             first_human = False
     if first_human:

@@ -137,7 +137,11 @@ def _seats(table: Table) -> tuple[SeatView, ...]:
     if isinstance(contest, ChouetteContest):
         c = contest.chouette
         out = []
-        for seat in table.seats:
+        kinds = {seat.name: seat for seat in table.seats}
+        # in the order of the rotation: the box, then the team in line order, the captain
+        # first (R35-R38)
+        order = dict.fromkeys([c.box, *c.line, *kinds])
+        for seat in (kinds[name] for name in order):
             name = seat.name
             ledger = c.ledger[name]
             if name == c.box:

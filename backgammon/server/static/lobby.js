@@ -144,6 +144,7 @@ function syncForm() {
   $("opponent-fieldset").hidden = kind === "chouette";
   $("chouette-fieldset").hidden = kind !== "chouette";
   $("bot-field").hidden = opponent !== "bot";
+  $("friend-field").hidden = opponent !== "same_screen";
   for (const label of form.querySelectorAll(".money-only")) {
     const input = label.querySelector("input");
     input.disabled = kind === "match";
@@ -179,7 +180,8 @@ export function createBody(form, name) {
   } else if (f.opponent.value === "bot") {
     body.seats.push({ kind: "bot", bot: f.bot.value });
   } else {
-    body.seats.push({ kind: "human" });
+    const friend = f.opponent.value === "same_screen" ? f.friend.value.trim() : "";
+    body.seats.push(friend ? { kind: "human", name: friend } : { kind: "human" });
     body.same_screen = f.opponent.value === "same_screen";
   }
   return body;

@@ -102,7 +102,7 @@ function hello(connection) {
 /** Our share of each new game's dice: the hello's seed counts for the game we joined in;
  *  every later commitment gets a fresh seed. */
 function seedFor(fair) {
-  if (!fair || !page.seats.length) return;
+  if (!fair || fair.game === null || !page.seats.length) return; // null: the contest is over
   if (page.fresh) {
     page.seededGame = fair.game;
   } else if (fair.game !== page.seededGame) {
@@ -467,7 +467,7 @@ function short(hex) {
 function renderFair() {
   const fair = page.state.fair;
   if (!fair) return;
-  $("fair-game").textContent = String(fair.game);
+  $("fair-game").textContent = fair.game === null ? "none to come: every game is revealed" : String(fair.game);
   $("fair-commitment").textContent = short(fair.commitment);
   $("fair-commitment").title = fair.commitment ?? "";
   const note = page.seedNote && page.seededGame === fair.game ? ` (${page.seedNote})` : "";
