@@ -408,7 +408,9 @@ function renderLog() {
   let number = page.logNumber;
   for (const line of lines.slice(page.logShown.length)) {
     const li = document.createElement("li");
-    li.className = `tone-${line.tone}`;
+    // the other side's lines are the quiet ones, whichever side the viewer plays
+    const mine = `side${snapshot()?.side ?? 0}`;
+    li.className = line.tone.startsWith("side") ? (line.tone === mine ? "tone-mine" : "tone-theirs") : `tone-${line.tone}`;
     li.textContent = line.text;
     if (line.tone === "title") number = 0; // each game numbers its lines from 1
     else li.value = ++number;
