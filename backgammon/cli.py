@@ -29,7 +29,6 @@ When the reader of ``show`` or ``moves`` goes away before the end of the output
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import re
 import sys
@@ -49,9 +48,6 @@ from .terminal.options import add_play_arguments
 #: The exit status when the output's reader is gone: 128 + SIGPIPE (13), what a shell reports
 #: for a program that SIGPIPE ends (``head`` closing a pipe, ``set -o pipefail``).
 PIPE_CLOSED = 141
-
-#: ``gc.set_threshold`` for ``backgammon serve`` (see :func:`_serve`)
-SERVE_GC_THRESHOLDS = (20_000, 50, 50)
 
 
 def _output_closed() -> int:
@@ -172,21 +168,15 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .server.app import create_app
+    from .server.collector import Collector
     from .server.store import Store, default_url
 
     url = args.database or default_url()
     Store(url).close()  # a sentence now, rather than a failed start-up later
     print(f"Open http://{args.host}:{args.port}/ in your browser (backgammon play is the terminal game).", flush=True)
     app = create_app(url, bot_delay=args.bot_delay)
-    # The cyclic garbage collector, tuned for a server holding many live tables: what is
-    # loaded by now (the engine, the libraries) lives as long as the process, so it is frozen
-    # out of the collector's sight; young collections run every 20,000 allocations instead of
-    # 700, so objects that reference counting frees anyway are not promoted to the old
-    # generation, whose full scans paused the server for 100-200 ms every few seconds under
-    # load (benchmarks/load.py, 500 games: p99 180 ms before, 22 ms after)
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*SERVE_GC_THRESHOLDS)
+    # the garbage collector's pauses set the server's p99 under load: tune it for many tables
+    Collector().start()
     try:
         # no per-message deflate: a state is a few KB, and compressing each costs more CPU than
         # the bandwidth it saves is worth (benchmarks/load.py)
