@@ -2,6 +2,8 @@
 
 * :class:`Server` runs ``backgammon serve`` on a free port with a SQLite file in a folder
   of the test; it can be killed with SIGKILL and started again on the same port and database.
+* the fixtures :func:`server` (one :class:`Server` per test module) and :func:`browser`
+  (chromium, launched as every browser test launches it): a module imports them by name.
 * :func:`launch` starts chromium with the launch conventions of the other browser tests.
 * :func:`read_board` reads the board a page draws from the SVG's DOM (the viewer's numbering,
   the viewer's checkers positive), and :func:`legal_hops` / :func:`preferred_hop` say which
@@ -16,9 +18,13 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 REQUIRED = bool(os.environ.get("BACKGAMMON_REQUIRE_BROWSER"))
@@ -245,3 +251,26 @@ def preferred_hop(b: Board, order: list[int], keys: set[tuple[int, ...]], src: i
             if h.die == d:
                 return h
     return None
+
+
+# -- fixtures shared by the browser test modules (import them by name) -------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A ``backgammon serve`` shared by the tests of this module."""
+    srv = Server(tmp_path_factory.mktemp("serve"))
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Chromium, launched like the other browser tests."""
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
+        yield b
+        b.close()

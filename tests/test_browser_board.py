@@ -29,12 +29,14 @@ import pytest
 from backgammon.position import Position
 from backgammon.table.snapshot import board_view
 from tests.conftest import board as make_board
+from tests.browser_support import BROWSER_ARGS
+from tests.browser_support import CHROMIUM as CHROMIUM_PATH
 from tests.strategies import random_game_positions
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "backgammon" / "server" / "static"
 DEMO = STATIC / "board-demo.html"
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = str(CHROMIUM_PATH)
 CORNERS = ("bottom-right", "bottom-left", "top-right", "top-left")
 
 
@@ -203,8 +205,7 @@ def browser() -> Iterator[Any]:
     pw = sync_playwright().start()
     chromium = pw.chromium.launch(
         executable_path=CHROMIUM,
-        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-              "--no-first-run", "--disable-sync"],
+        args=BROWSER_ARGS,
     )
     try:
         yield chromium

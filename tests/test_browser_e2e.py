@@ -23,7 +23,6 @@ from typing import Any
 import pytest
 
 from tests.browser_support import (
-    BROWSER_ARGS,
     CHROMIUM,
     OFF,
     READ_BOARD_JS,
@@ -31,16 +30,18 @@ from tests.browser_support import (
     Board,
     Server,
     apply_hop,
+    browser,  # noqa: F401  (fixture)
     complete,
     legal_hops,
     preferred_hop,
     read_board,
+    server,  # noqa: F401  (fixture)
 )
 
 if not CHROMIUM.exists() and not REQUIRED:
     pytest.skip("chromium is not installed (set BACKGAMMON_REQUIRE_BROWSER to fail instead)", allow_module_level=True)
 
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, ViewportSize, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, ViewportSize, expect  # noqa: E402
 
 DESKTOP: ViewportSize = {"width": 1280, "height": 860}
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -70,26 +71,6 @@ READY_JS = """(handled) => {
 
 
 # -- fixtures -------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A ``backgammon serve`` shared by the tests of this module."""
-    srv = Server(tmp_path_factory.mktemp("serve"))
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Chromium, launched like the other browser tests."""
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
-        yield b
-        b.close()
 
 
 class People:

@@ -13,11 +13,6 @@ Stable hooks for end-to-end tests (see the pages): action buttons ``[data-action
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,84 +20,20 @@ from typing import Any
 import httpx
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-REQUIRED = bool(os.environ.get("BACKGAMMON_REQUIRE_BROWSER"))
+from tests.browser_support import CHROMIUM, REQUIRED, Server, browser, server  # noqa: F401  (fixtures)
 
 if not CHROMIUM.exists() and not REQUIRED:
     pytest.skip(
         "chromium is not installed (set BACKGAMMON_REQUIRE_BROWSER to fail instead)", allow_module_level=True
     )
 
-from playwright.sync_api import Browser, ConsoleMessage, Page, sync_playwright  # noqa: E402
-
-BROWSER_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            out = process.stdout.read().decode(errors="replace") if process.stdout else ""
-            raise RuntimeError(f"backgammon serve exited with {process.returncode}:\n{out}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"backgammon serve did not listen on port {port} within {timeout} s")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The base URL of a fresh ``backgammon serve`` (stopped at the end)."""
-    folder = tmp_path_factory.mktemp("serve")
-    port = _free_port()
-    program = Path(sys.executable).with_name("backgammon")
-    process = subprocess.Popen(
-        [str(program), "serve", "--port", str(port), "--database", f"sqlite:///{folder}/x.sqlite3"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        _wait_for_port(port, process)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        if process.stdout:
-            process.stdout.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
-        yield b
-        b.close()
+from playwright.sync_api import Browser, ConsoleMessage, Page  # noqa: E402
 
 
 @pytest.fixture
-def page(browser: Browser, server: str) -> Iterator[Page]:
+def page(browser: Browser, server: Server) -> Iterator[Page]:
     """A fresh browser context (empty localStorage) whose page errors fail the test."""
-    context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 900})
+    context = browser.new_context(base_url=server.url, viewport={"width": 1280, "height": 900})
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -118,8 +49,8 @@ def page(browser: Browser, server: str) -> Iterator[Page]:
     assert errors == [], f"the page reported errors: {errors}"
 
 
-def _create(server: str, body: dict[str, Any]) -> dict[str, Any]:
-    answer = httpx.post(f"{server}/api/tables", json=body, timeout=10)
+def _create(server: Server, body: dict[str, Any]) -> dict[str, Any]:
+    answer = httpx.post(f"{server.url}/api/tables", json=body, timeout=10)
     assert answer.status_code < 300, answer.text
     data: dict[str, Any] = answer.json()
     return data
@@ -131,7 +62,7 @@ def _keep_tokens(page: Page, table_id: str, tokens: dict[str, str]) -> None:
     page.evaluate("([key, value]) => localStorage.setItem(key, value)", [key, json.dumps(tokens)])
 
 
-def test_lobby_lists_a_table_created_through_the_api(page: Page, server: str) -> None:
+def test_lobby_lists_a_table_created_through_the_api(page: Page, server: Server) -> None:
     two = [{"kind": "human"}, {"kind": "human"}]
     created = _create(server, {"kind": "match", "length": 3, "name": "ann", "seats": two})
     table_id = created["table"]["id"]
@@ -143,8 +74,8 @@ def test_lobby_lists_a_table_created_through_the_api(page: Page, server: str) ->
     assert row.locator('[data-action="join"]').is_visible()  # the second seat is free
 
 
-def test_create_form_starts_a_match_against_a_bot(page: Page, server: str, tmp_path: Path) -> None:
-    bots = httpx.get(f"{server}/api/bots", timeout=10).json()["bots"]
+def test_create_form_starts_a_match_against_a_bot(page: Page, server: Server, tmp_path: Path) -> None:
+    bots = httpx.get(f"{server.url}/api/bots", timeout=10).json()["bots"]
     page.goto("/")
     page.fill("#guest-name", "zoe")
     page.check('input[name="kind"][value="match"]')
@@ -165,7 +96,7 @@ def test_create_form_starts_a_match_against_a_bot(page: Page, server: str, tmp_p
     page.screenshot(path=str(tmp_path / "table.png"))
 
 
-def test_options_change_the_corner(page: Page, server: str, tmp_path: Path) -> None:
+def test_options_change_the_corner(page: Page, server: Server, tmp_path: Path) -> None:
     two = [{"kind": "human"}, {"kind": "human"}]
     created = _create(server, {"kind": "money", "name": "ann", "seats": two, "same_screen": True})
     table_id = created["table"]["id"]
@@ -188,7 +119,7 @@ def test_options_change_the_corner(page: Page, server: str, tmp_path: Path) -> N
     assert page.locator('input[name="corner"][value="top-left"]').is_checked()
 
 
-def test_invite_link_offers_join_or_watch(page: Page, server: str) -> None:
+def test_invite_link_offers_join_or_watch(page: Page, server: Server) -> None:
     two = [{"kind": "human"}, {"kind": "human"}]
     created = _create(server, {"kind": "match", "length": 1, "name": "ann", "seats": two})
     table_id = created["table"]["id"]
@@ -204,7 +135,7 @@ def test_invite_link_offers_join_or_watch(page: Page, server: str) -> None:
     assert page.evaluate(f"localStorage.getItem('bg.tokens.{table_id}')") is None
 
 
-def test_phone_width_puts_the_panels_under_the_board(page: Page, server: str, tmp_path: Path) -> None:
+def test_phone_width_puts_the_panels_under_the_board(page: Page, server: Server, tmp_path: Path) -> None:
     seats = [{"kind": "human"}, {"kind": "bot", "bot": "random"}]
     created = _create(server, {"kind": "money", "name": "ann", "seats": seats})
     table_id = created["table"]["id"]
@@ -222,7 +153,7 @@ def test_phone_width_puts_the_panels_under_the_board(page: Page, server: str, tm
 
 
 def test_chat_reaches_the_table_and_players_can_mute_spectators(
-    page: Page, browser: Browser, server: str
+    page: Page, browser: Browser, server: Server
 ) -> None:
     two = [{"kind": "human"}, {"kind": "human"}]
     created = _create(server, {"kind": "match", "length": 1, "name": "ann", "seats": two})
@@ -231,7 +162,7 @@ def test_chat_reaches_the_table_and_players_can_mute_spectators(
     _keep_tokens(page, table_id, created["tokens"])
     page.goto(f"/t/{table_id}")
     page.locator("#invite:not([hidden])").wait_for()  # the second seat is open
-    context = browser.new_context(base_url=server)
+    context = browser.new_context(base_url=server.url)
     try:
         watcher = context.new_page()
         watcher.goto(f"/t/{table_id}?watch=1")

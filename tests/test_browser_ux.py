@@ -17,34 +17,14 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser_support import BROWSER_ARGS, CHROMIUM, REQUIRED, Server
+from tests.browser_support import CHROMIUM, REQUIRED, Server, browser, server  # noqa: F401  (fixtures)
 
 if not CHROMIUM.exists() and not REQUIRED:
     pytest.skip("chromium is not installed (set BACKGAMMON_REQUIRE_BROWSER to fail instead)", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page, ViewportSize  # noqa: E402
 
 LAPTOP: ViewportSize = {"width": 1280, "height": 860}
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A ``backgammon serve`` shared by the tests of this module."""
-    srv = Server(tmp_path_factory.mktemp("serve"))
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """Chromium, launched like the other browser tests."""
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=BROWSER_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -22,12 +22,12 @@ import pytest
 from backgammon.fairdice import KNOWN_ANSWER, FairDice, make_record, verify_record
 from backgammon.table import Seat, Table
 from backgammon.table import commands as cmd
+from tests.browser_support import BROWSER_ARGS
+from tests.browser_support import CHROMIUM as CHROMIUM_PATH
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--no-first-run", "--disable-sync"]
+CHROMIUM = str(CHROMIUM_PATH)
 SERVER_DIR = Path(__file__).resolve().parent.parent / "backgammon" / "server"
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Chromium at /usr/bin/chromium")
@@ -107,7 +107,7 @@ def base_url() -> Iterator[str]:
 @pytest.fixture(scope="module")
 def page(base_url: str) -> Iterator[Any]:
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
         try:
             pg = browser.new_page()
             errors: list[str] = []
