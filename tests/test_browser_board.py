@@ -492,44 +492,15 @@ def test_legal_hops_agree_with_the_engine(page: Any) -> None:
                 continue
             v = board_view(pos)
             start = {"points": list(v.points), "bar": list(v.bar), "off": list(v.off)}
-            reached = page.evaluate(
-                """([b, dice, plays]) => {
-                    const { legalHops, boardKey } = window.boardLib;
-                    const apply = (b, h) => {
-                      const n = { points: b.points.slice(), bar: b.bar.slice(), off: b.off.slice() };
-                      if (h.from === 25) n.bar[0]--; else n.points[h.from - 1]--;
-                      if (h.to === 0) n.off[0]++;
-                      else if (n.points[h.to - 1] === -1) { n.points[h.to - 1] = 1; n.bar[1]++; }
-                      else n.points[h.to - 1]++;
-                      return n;
-                    };
-                    const finals = new Set();
-                    const walk = (b, left) => {
-                      const hops = legalHops(b, left, plays);
-                      if (hops.length === 0) { finals.add(boardKey(b).join(",")); return; }
-                      for (const h of hops) {
-                        const i = left.indexOf(h.die);
-                        walk(apply(b, h), [...left.slice(0, i), ...left.slice(i + 1)]);
-                      }
-                    };
-                    walk(b, dice);
-                    return [...finals].sort();
-                }""",
-                [start, [dice[0]] * 4 if dice[0] == dice[1] else list(dice), plays],
+            (reached,) = page.evaluate(
+                WALK_JS, [[start, [dice[0]] * 4 if dice[0] == dice[1] else list(dice), plays]]
             )
             assert reached == sorted(",".join(map(str, p["key"])) for p in plays), (pos.position_id(), dice)
 
 
 WALK_JS = """(cases) => {
-    const { legalHops, boardKey } = window.boardLib;
-    const apply = (b, h) => {
-      const n = { points: b.points.slice(), bar: b.bar.slice(), off: b.off.slice() };
-      if (h.from === 25) n.bar[0]--; else n.points[h.from - 1]--;
-      if (h.to === 0) n.off[0]++;
-      else if (n.points[h.to - 1] === -1) { n.points[h.to - 1] = 1; n.bar[1]++; }
-      else n.points[h.to - 1]++;
-      return n;
-    };
+    const { legalHops, boardKey, applyHop } = window.boardLib;
+    const apply = (b, h) => applyHop(b, h.from, h.to).board;
     return cases.map(([b, dice, plays]) => {
       const finals = new Set();
       const seen = new Set();
