@@ -292,13 +292,14 @@ _KEYS: dict[tuple[Position, tuple[int, int]], tuple[tuple[str, tuple[int, ...]],
 def _keys(legal: LegalMoves) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """The plays of ``legal`` with their keys (the texts are the game's own, computed once)."""
     if not len(legal):  # no legal play: the empty play is the only one (the board stays as it is)
-        view = board_view(legal.origin)
-        return (("", (*view.points, view.bar[0], view.bar[1], view.off[0], view.off[1])),)
-    out = []
-    for index, move in enumerate(legal.texts()):
-        view = board_view(legal.position(index).swap())
-        out.append((move, (*view.points, view.bar[0], view.bar[1], view.off[0], view.off[1])))
-    return tuple(out)
+        return (("", _key(legal.origin)),)
+    return tuple((move, _key(legal.position(index).swap())) for index, move in enumerate(legal.texts()))
+
+
+def _key(position: Position) -> tuple[int, ...]:
+    """The key of a board seen by the mover: points 1-24, own bar, other bar, own off, other off."""
+    view = board_view(position)
+    return (*view.points, view.bar[0], view.bar[1], view.off[0], view.off[1])
 
 
 def fair_view(public: Mapping[str, Any], over: bool = False) -> dict[str, Any]:

@@ -91,6 +91,22 @@ class Connection:
         return not self.seats
 
 
+class _Shared:
+    """What one broadcast computes once for all its connections: the ``TableInfo``, the fair
+    dice's public object, and each viewer's snapshot (on first use)."""
+
+    def __init__(self, room: Room) -> None:
+        self.info = room.info()
+        self.fair = room.fair.public()
+        self._snapshots: dict[str | None, dict[str, Any]] = {}
+
+    def snapshot(self, table: Table, viewer: str | None) -> dict[str, Any]:
+        """``viewer``'s snapshot as a dict (computed once per broadcast)."""
+        if viewer not in self._snapshots:
+            self._snapshots[viewer] = table.snapshot(viewer).to_dict()
+        return self._snapshots[viewer]
+
+
 # -- a room --------------------------------------------------------------------------------------
 
 
@@ -160,18 +176,15 @@ class Room:
         """The spectator's snapshot, ``None`` while the table waits for players."""
         return None if self.table is None else self.table.snapshot(None).to_dict()
 
-    def _view(self, conn: Connection, cache: dict[str | None, dict[str, Any]]) -> dict[str, Any]:
-        """The ``state`` message for ``conn`` (snapshots shared through ``cache``)."""
+    def _view(self, conn: Connection, shared: _Shared | None = None) -> dict[str, Any]:
+        """The ``state`` message for ``conn``; ``shared`` holds what a broadcast computes once
+        for every connection (the table's info, the fair dice, each viewer's snapshot)."""
+        shared = shared or _Shared(self)
         table = self.table
-        info = self.info()
         if table is None:
-            return protocol.state(self.record.seq, {}, [], [], self.fair.public(), info)
+            return protocol.state(self.record.seq, {}, [], [], shared.fair, shared.info)
         viewers: tuple[str | None, ...] = conn.seats or (None,)
-        snapshots = {}
-        for viewer in viewers:
-            if viewer not in cache:
-                cache[viewer] = table.snapshot(viewer).to_dict()
-            snapshots[viewer or ""] = cache[viewer]
+        snapshots = {viewer or "": shared.snapshot(table, viewer) for viewer in viewers}
         plays: list[dict[str, Any]] = []
         for seat in conn.seats:
             plays = protocol.plays_keys(table, seat)
@@ -180,7 +193,7 @@ class Room:
         log_lines = self._logs.get(viewers[0], [])
         start = conn.log_sent if conn.log_epoch == self._log_epoch else 0
         conn.log_sent, conn.log_epoch = len(log_lines), self._log_epoch
-        return protocol.state(self.record.seq, snapshots, plays, log_lines[start:], self.fair.public(), info, start,
+        return protocol.state(self.record.seq, snapshots, plays, log_lines[start:], shared.fair, shared.info, start,
                               table.contest.is_over())
 
     async def _send(self, conn: Connection, message: dict[str, Any]) -> None:
@@ -193,8 +206,8 @@ class Room:
 
     async def broadcast_state(self) -> None:
         """Send every connection its ``state``."""
-        cache: dict[str | None, dict[str, Any]] = {}
-        messages = [(c, self._view(c, cache)) for c in list(self.connections)]
+        shared = _Shared(self)
+        messages = [(c, self._view(c, shared)) for c in list(self.connections)]
         await asyncio.gather(*(self._send(c, m) for c, m in messages))
 
     async def broadcast(self, message: dict[str, Any]) -> None:
@@ -233,7 +246,7 @@ class Room:
             if problem is not None:
                 await self._send(conn, protocol.error(problem))
             await self._send(conn, protocol.welcome(self.info(), conn.seats, conn.name))
-            await self._send(conn, self._view(conn, {}))
+            await self._send(conn, self._view(conn))
             rows = await anyio.to_thread.run_sync(self.club.store.chat, self.id)
             for row in rows:
                 await self._send(conn, protocol.chat(row.name, row.text, row.at.isoformat(), row.spectator))
