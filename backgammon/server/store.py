@@ -34,7 +34,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -55,6 +55,17 @@ __all__ = [
     "StaleWrite",
     "UnknownTable",
     "metadata",
+    "tables_t",
+    "events_t",
+    "chat_t",
+    "users_t",
+    "sessions_t",
+    "login_attempts_t",
+    "seat_users_t",
+    "results_t",
+    "relations_t",
+    "reports_t",
+    "moderation_log_t",
     "state_dir",
     "default_url",
     "normalize_url",
@@ -83,8 +94,12 @@ tables_t = sa.Table(
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated", sa.DateTime(timezone=True), nullable=False),
+    #: when the server must next act on the table by itself (a bot's turn, a clock's flag);
+    #: NULL when it waits for people only. Any server process may claim a due table.
+    sa.Column("due", sa.DateTime(timezone=True), nullable=True),
     sa.Index("ix_tables_status", "status"),
     sa.Index("ix_tables_updated", "updated"),
+    sa.Index("ix_tables_due", "due"),
 )
 
 events_t = sa.Table(
@@ -113,6 +128,127 @@ chat_t = sa.Table(
 )
 
 
+# -- the club (issue 12): accounts, sessions, seats held by accounts, results, moderation ------
+
+users_t = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(32), nullable=False),
+    #: the name folded for comparison (``name.casefold()``): unique
+    sa.Column("name_key", sa.String(32), nullable=False, unique=True),
+    #: the argon2id hash; NULL for bots (they never log in)
+    sa.Column("password", sa.Text, nullable=True),
+    #: "player" | "moderator" | "bot"
+    sa.Column("role", sa.String(16), nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("experience", sa.Integer, nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("banned_until", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("ban_reason", sa.Text, nullable=True),
+    sa.Index("ix_users_rating", "rating"),
+)
+
+sessions_t = sa.Table(
+    "sessions",
+    metadata,
+    #: sha256 hex of the session cookie's token (never the token itself)
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    #: the session's anti-CSRF token (sent back in the X-CSRF-Token header)
+    sa.Column("csrf", sa.String(64), nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_sessions_user_id", "user_id"),
+)
+
+login_attempts_t = sa.Table(
+    "login_attempts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    #: what is limited: "name:<name_key>" or "ip:<address>"
+    sa.Column("key", sa.String(128), nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("ok", sa.Boolean, nullable=False),
+    sa.Index("ix_login_attempts_key_at", "key", "at"),
+)
+
+seat_users_t = sa.Table(
+    "seat_users",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Text, primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Index("ix_seat_users_user_id", "user_id"),
+)
+
+results_t = sa.Table(
+    "results",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("length", sa.Integer, nullable=False),
+    sa.Column("winner_seat", sa.Text, nullable=False),
+    sa.Column("loser_seat", sa.Text, nullable=False),
+    sa.Column("winner_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("loser_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    #: {seat: points}
+    sa.Column("score", sa.JSON, nullable=False),
+    #: "played" | "resigned" | "time" | "abandoned"
+    sa.Column("reason", sa.String(16), nullable=False),
+    #: {seat: {"before": r, "after": r, "experience_before": e, "experience_after": e}} when rated
+    sa.Column("ratings", sa.JSON(none_as_null=True), nullable=True),
+    sa.Column("finished", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_results_winner_id", "winner_id"),
+    sa.Index("ix_results_loser_id", "loser_id"),
+    sa.Index("ix_results_finished", "finished"),
+)
+
+relations_t = sa.Table(
+    "relations",
+    metadata,
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("other_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    #: "mute" | "block"
+    sa.Column("kind", sa.String(8), primary_key=True),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+
+reports_t = sa.Table(
+    "reports",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("reporter_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("reporter", sa.Text, nullable=False),
+    sa.Column("table_id", sa.String(32), nullable=False),
+    sa.Column("target", sa.Text, nullable=False),
+    sa.Column("target_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("reason", sa.Text, nullable=False),
+    #: what the moderator sees: the chat lines and the table's seq at the time of the report
+    sa.Column("chat", sa.JSON, nullable=False),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    #: "open" | "closed"
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("handled_by", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("resolution", sa.Text, nullable=True),
+    sa.Index("ix_reports_status", "status", "id"),
+)
+
+moderation_log_t = sa.Table(
+    "moderation_log",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("moderator_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    #: "kick" | "ban" | "unban" | "close_report" | "role"
+    sa.Column("action", sa.String(16), nullable=False),
+    sa.Column("target_id", sa.Integer, sa.ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("table_id", sa.String(32), nullable=True),
+    sa.Column("reason", sa.Text, nullable=False),
+    sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
 # -- records ---------------------------------------------------------------------------------
 
 
@@ -134,6 +270,8 @@ class TableRecord:
     status: str
     created: datetime
     updated: datetime
+    #: when the server must next act by itself (see the ``due`` column); ``None``: never
+    due: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -172,6 +310,12 @@ class Commit:
     events: list[dict[str, Any]]
     state: dict[str, Any]
     status: str
+    #: the table's new ``due`` time (when the server must act on it by itself), or None
+    due: datetime | None = None
+    #: more writes that belong to this command, run in its transaction after it (e.g. the
+    #: result and the ratings when a match ends); each must be safe to run again after a
+    #: rollback
+    after: tuple[Callable[[Connection], None], ...] = ()
 
 
 class StoreError(BackgammonError):
@@ -300,6 +444,7 @@ def _record(row: sa.Row[Any]) -> TableRecord:
         status=row.status,
         created=_utc(row.created),
         updated=_utc(row.updated),
+        due=None if row.due is None else _utc(row.due),
     )
 
 
@@ -345,6 +490,7 @@ class Store:
                         status=record.status,
                         created=_utc(record.created),
                         updated=_utc(record.updated),
+                        due=None if record.due is None else _utc(record.due),
                     )
                 )
         except IntegrityError as exc:
@@ -401,7 +547,8 @@ class Store:
         result = connection.execute(
             tables_t.update()
             .where(tables_t.c.id == c.table_id, tables_t.c.seq == c.seq - 1)
-            .values(state=c.state, seq=c.seq, status=c.status, updated=now)
+            .values(state=c.state, seq=c.seq, status=c.status, updated=now,
+                    due=None if c.due is None else _utc(c.due))
         )
         if result.rowcount != 1:
             raise self._stale(connection, c.table_id, c.seq)
@@ -416,6 +563,8 @@ class Store:
                 f"table {c.table_id} already has a command {c.seq} in its log, so this write was "
                 "dropped; reload the table and try again"
             ) from exc
+        for write in c.after:
+            write(connection)
 
     def _stale(self, connection: Connection, table_id: str, seq: int) -> StoreError:
         """The error for a refused commit of command ``seq``: why the UPDATE matched nothing."""
@@ -445,6 +594,26 @@ class Store:
             )
             if result.rowcount != 1:
                 raise UnknownTable(f"there is no table {table_id} in the database")
+
+    def set_due(self, table_id: str, due: datetime | None) -> None:
+        """Set when the server must next act on the table by itself (``None``: never)."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                tables_t.update().where(tables_t.c.id == table_id)
+                .values(due=None if due is None else _utc(due))
+            )
+
+    def due(self, now: datetime, limit: int = 100) -> list[str]:
+        """The ids of at most ``limit`` tables that are not over and whose ``due`` time has
+        come by ``now``, the most overdue first."""
+        query = (
+            sa.select(tables_t.c.id)
+            .where(tables_t.c.status != "over", tables_t.c.due.is_not(None), tables_t.c.due <= _utc(now))
+            .order_by(tables_t.c.due)
+            .limit(limit)
+        )
+        with self.engine.connect() as connection:
+            return [row.id for row in connection.execute(query)]
 
     def load(self, table_id: str) -> TableRecord | None:
         """The table ``table_id``, or ``None``."""
