@@ -417,6 +417,9 @@ def make_bus(url: str | None, prefix: str | None = None) -> Bus:
     if parts.scheme not in ("redis", "rediss", "unix"):
         raise BusError(f"the bus URL {_safe(url)!r} is not a Redis URL: write redis://HOST:6379/0 "
                        "(or rediss:// for TLS, unix:///path/redis.sock)")
+    if parts.scheme != "unix" and parts.path.strip("/") and not parts.path.strip("/").isdigit():
+        raise BusError(f"the Redis URL {_safe(url)!r} is not understood: after the host comes a "
+                       f"database number (redis://HOST:6379/0), not {parts.path!r}")
     query = parse_qsl(parts.query, keep_blank_values=True)
     in_url = [value for name, value in query if name == "prefix"]
     rest = urlencode([(name, value) for name, value in query if name != "prefix"])
