@@ -1,8 +1,11 @@
 // The lobby page: the live list of tables (/ws/lobby) and the form that creates a table.
 
-import { api, Connection, guestName, keepGuestName, keepTokens, tokensFor } from "./net.js";
+import { api, Connection, guestName, keepGuestName, keepTokens, loadAccount, tokensFor } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
+
+/** The logged-in account ({name, role, rating, experience}) or null for a guest. */
+let user = null;
 
 /** A sentence for a table's game: "Match to 5 points", "Money game", "Chouette of 4". */
 export function describeTable(info) {
@@ -13,9 +16,30 @@ export function describeTable(info) {
 
 const STATUS = { waiting: "waiting for players", playing: "playing", over: "over" };
 
-function seatText(seat) {
+/** "45 s", "1 min", "1 min 30 s". */
+function duration(seconds) {
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  const rest = s % 60;
+  return rest ? `${Math.floor(s / 60)} min ${rest} s` : `${s / 60} min`;
+}
+
+/** A time control (TimeControl.to_dict()) in words: "blitz: 8 s a move + 20 s a point". */
+export function clockWords(control) {
+  if (!control) return "no clock";
+  return `${control.name}: ${duration(control.delay)} a move + ${duration(control.per_point)} a point`;
+}
+
+/** A rating as people read it: 1502.37 → "1502". */
+export function ratingText(rating) {
+  return Number.isFinite(rating) ? String(Math.round(rating)) : "–";
+}
+
+function seatText(seat, info) {
   if (seat.free) return "free seat";
-  return seat.kind === "human" ? seat.name : `${seat.name} (bot)`;
+  const player = info?.players?.[seat.name];
+  const rating = player ? ` ${ratingText(player.rating)}` : "";
+  return seat.kind === "human" ? `${seat.name}${rating}` : `${seat.name} (bot${rating})`;
 }
 
 function tableItem(info) {
@@ -28,14 +52,23 @@ function tableItem(info) {
   const text = document.createElement("div");
   const title = document.createElement("strong");
   title.textContent = describeTable(info);
+  const badges = [];
+  if (info.rated) {
+    const badge = document.createElement("span");
+    badge.className = "badge rated";
+    badge.dataset.testid = "rated-badge";
+    badge.textContent = "rated";
+    badges.push(" ", badge);
+  }
   const seats = document.createElement("span");
   seats.className = "seats";
-  seats.textContent = info.seats.map(seatText).join(" · ");
+  seats.textContent = info.seats.map((seat) => seatText(seat, info)).join(" · ");
   const meta = document.createElement("span");
   meta.className = "muted";
   const watchers = info.spectators ? `, ${info.spectators} watching` : "";
-  meta.textContent = `${STATUS[info.status] ?? info.status}${watchers}`;
-  text.append(title, " ", seats, document.createElement("br"), meta);
+  const clock = info.clock ? `, clock ${clockWords(info.clock)}` : "";
+  meta.textContent = `${STATUS[info.status] ?? info.status}${clock}${watchers}`;
+  text.append(title, ...badges, " ", seats, document.createElement("br"), meta);
 
   const buttons = document.createElement("div");
   buttons.className = "row";
@@ -48,7 +81,7 @@ function tableItem(info) {
       join.className = "primary";
       join.dataset.action = "join";
       join.textContent = "Join";
-      join.setAttribute("aria-label", `Join: ${describeTable(info)} with ${info.seats.map(seatText).join(", ")}`);
+      join.setAttribute("aria-label", `Join: ${describeTable(info)} with ${info.seats.map((seat) => seatText(seat, info)).join(", ")}`);
       join.addEventListener("click", () => joinTable(info.id, join));
       buttons.append(join);
     }
@@ -77,6 +110,7 @@ function showTables(tables) {
 }
 
 function currentName() {
+  if (user) return user.name; // an account plays under its name
   const field = $("guest-name");
   const name = field.value.trim();
   if (!name) {
@@ -136,10 +170,39 @@ function updateSeatButtons() {
   $("remove-seat").disabled = count <= 3;
 }
 
+/** Why the match cannot be rated as the form stands ("" when it can). */
+function notRatedBecause(kind, opponent) {
+  if (!user) return "Log in to play rated matches: ratings belong to accounts.";
+  if (kind !== "match") return "Only a match can be rated (not money play or a chouette).";
+  if (opponent === "same_screen") return "A match at one screen cannot be rated: each player needs their own account.";
+  return "";
+}
+
+function syncClub(form, kind, opponent) {
+  const rated = form.elements.rated;
+  const clock = form.elements.clock;
+  const why = notRatedBecause(kind, opponent);
+  rated.disabled = why !== "";
+  if (rated.disabled) rated.checked = false;
+  const against = opponent === "online" ? "Whoever joins must be logged in too. " : "";
+  $("rated-note").textContent = why || (rated.checked
+    ? `${against}A rated match needs a clock, so nobody can stall it.`
+    : `${against}Unrated: the result is kept but no rating changes.`);
+  clock.disabled = kind !== "match";
+  if (clock.disabled) clock.value = "none";
+  const none = clock.querySelector('option[value="none"]');
+  none.disabled = rated.checked;
+  if (rated.checked && clock.value === "none") clock.value = "rapid";
+  $("clock-note").textContent = kind !== "match"
+    ? "Clocks are for matches only."
+    : clock.value === "none" ? "No clock: take your time." : "Each move has a free delay, then the reserve runs; out of time loses the match.";
+}
+
 function syncForm() {
   const form = $("create-form");
   const kind = form.elements.kind.value;
   const opponent = form.elements.opponent.value;
+  syncClub(form, kind, opponent);
   $("length-field").hidden = kind !== "match";
   $("opponent-fieldset").hidden = kind === "chouette";
   $("chouette-fieldset").hidden = kind !== "chouette";
@@ -171,6 +234,8 @@ export function createBody(form, name) {
       throw new Error("A match is played to 1–25 points.");
     }
     body.length = length;
+    body.rated = f.rated.checked;
+    body.clock = f.clock.value;
   }
   if (kind === "chouette") {
     for (const select of $("chouette-seats").querySelectorAll("select")) {
@@ -208,14 +273,37 @@ async function submitCreate(event) {
   }
 }
 
+/** A logged-in person plays under the account's name: the name field shows it, read-only. */
+function showAccount() {
+  const field = $("guest-name");
+  const note = $("name-note");
+  document.body.dataset.account = user ? "user" : "guest";
+  if (!user) {
+    note.hidden = false;
+    note.replaceChildren("Playing as a guest. ");
+    const link = document.createElement("a");
+    link.href = "/login";
+    link.textContent = "Log in or register";
+    note.append(link, " to keep your name and play rated matches.");
+    return;
+  }
+  field.value = user.name;
+  field.readOnly = true;
+  $("guest-name-label").textContent = `${user.name} (${ratingText(user.rating)})`;
+  note.hidden = false;
+  note.textContent = "You play under your account's name.";
+}
+
 export async function startLobby() {
   // a name typed while the page was loading wins over the one kept from last time
   const name = $("guest-name").value.trim() || guestName();
   $("guest-name").value = name;
   if (name) $("guest-name-label").textContent = name;
+  const account = loadAccount();
 
   const form = $("create-form");
   $("guest-name").addEventListener("input", (event) => {
+    if (user) return;
     $("guest-name-label").textContent = event.currentTarget.value.trim() || "a guest";
   });
   form.addEventListener("change", syncForm);
@@ -227,6 +315,8 @@ export async function startLobby() {
     updateSeatButtons();
   });
 
+  user = (await account).user;
+  showAccount();
   try {
     botLevels = (await api("/api/bots")).bots;
   } catch (e) {

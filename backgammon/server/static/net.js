@@ -3,13 +3,21 @@
 
 export const PROTOCOL = 1;
 
+// The session's CSRF token (GET /api/me): every POST carries it as X-CSRF-Token, so a logged-in
+// person's forms pass the server's check (docs/CLUB-DESIGN.md, accounts).
+let csrf = "";
+
 /** Call the JSON API; resolves to the body, or throws an Error whose message is the
- *  server's sentence (`{"error": ...}`) or says that the server cannot be reached. */
+ *  server's sentence (`{"error": ...}`) or says that the server cannot be reached.
+ *  POSTs carry the session's CSRF token once `loadAccount` has found one. */
 export async function api(path, body) {
-  const init = body === undefined
-    ? { headers: { Accept: "application/json" } }
-    : { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(body) };
+  const headers = { Accept: "application/json" };
+  let init = { headers, credentials: "same-origin" };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    if (csrf) headers["X-CSRF-Token"] = csrf;
+    init = { ...init, method: "POST", body: JSON.stringify(body) };
+  }
   let response;
   try {
     response = await fetch(path, init);
@@ -72,6 +80,37 @@ export function keepGuestName(name) {
 
 export { readJSON, writeJSON };
 
+// -- the account (account.js, written for the login page; guarded: a page works without it) --
+
+/** Who is logged in: `{user: {name, role, rating, experience} | null, account: the account.js
+ *  module | null}`. Fills `#account` with the account bar when the page has one. Never throws:
+ *  without account.js or /api/me the person is a guest. */
+export async function loadAccount() {
+  let module = null;
+  try {
+    module = await import("/static/account.js");
+  } catch {
+    return { user: null, account: null };
+  }
+  let user = null;
+  try {
+    const answer = await module.me();
+    user = answer?.user ?? null;
+    csrf = answer?.csrf ?? "";
+  } catch {
+    user = null;
+  }
+  const bar = document.getElementById("account");
+  if (bar) {
+    try {
+      await module.renderAccountBar(bar);
+    } catch {
+      // the bar is a convenience: the page goes on without it
+    }
+  }
+  return { user, account: module };
+}
+
 /** Random bytes as hex (crypto.getRandomValues): the browser's share of the dice. */
 export function randomHex(bytes = 32) {
   const buffer = new Uint8Array(bytes);
@@ -84,8 +123,12 @@ export function wsURL(path) {
   return `${scheme}//${location.host}${path}`;
 }
 
+/** Close codes after which reconnecting is pointless: 4403 (kicked or banned), 4404 (no such table). */
+const FINAL_CODES = new Set([4403, 4404]);
+
 /** A WebSocket that reconnects by itself: 0.5 s, doubling to 10 s, with jitter.
- *  callbacks: onOpen(socket) (say hello here), onMessage(data), onStatus(connected: bool). */
+ *  callbacks: onOpen(socket) (say hello here), onMessage(data), onStatus(connected: bool),
+ *  onEnd(code) (the server closed for good: 4403 or 4404; no reconnecting after it). */
 export class Connection {
   constructor(path, callbacks) {
     this.path = path;
@@ -121,9 +164,15 @@ export class Connection {
       }
       this.callbacks.onMessage?.(data);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
+      if (FINAL_CODES.has(event.code)) {
+        this.closed = true;
+        this.callbacks.onEnd?.(event.code);
+        return;
+      }
+      if (this.closed) return;
       this.callbacks.onStatus?.(false);
       this.retry();
     });
@@ -148,9 +197,12 @@ export class Connection {
     return true;
   }
 
+  /** Close for good (no reconnecting, no status callback). */
   close() {
     this.closed = true;
     clearTimeout(this.timer);
-    this.socket?.close();
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close();
   }
 }

@@ -3,14 +3,17 @@
 // The server is the truth: every state message replaces what the page shows.
 
 import { Board } from "./board.js";
-import { api, Connection, guestName, keepGuestName, keepTokens, PROTOCOL, randomHex, tokensFor } from "./net.js";
+import { api, Connection, guestName, keepGuestName, keepTokens, loadAccount, PROTOCOL, randomHex, tokensFor } from "./net.js";
 import { applyTheme, bindOptionsForm, boardOptions, loadOptions } from "./options.js";
-import { describeTable } from "./lobby.js";
+import { clockWords, describeTable, ratingText } from "./lobby.js";
 
 const $ = (id) => document.getElementById(id);
 
 const RESIGN_WORDS = { 1: "a single game", 2: "a gammon", 3: "a backgammon" };
 const AUTO_DELAY_MS = 450;
+const CLOCK_TICK_MS = 200;
+const LOW_RESERVE_S = 10;   // a clock under this much reserve is shown in the warning colour
+const CHAT_ERROR_WINDOW_MS = 5000; // an error this soon after a chat line is about that line
 // What a seat is asked to do in each phase (the status line).
 const PHASE_WORDS = {
   opening: "throw the opening roll",
@@ -51,6 +54,12 @@ const page = {
   options: null,
   board: null,
   boardInfo: { complete: false, canUndo: false, canRedo: false, text: "" },
+  user: null,          // the logged-in account ({name, role, rating, experience}) or null
+  clock: null,         // the last state's clock object (null: no clock)
+  clockOffset: null,   // Date.now() - the server's "at", the smallest seen (skew + quickest delivery)
+  clockTimer: 0,
+  chatSent: null,      // {text, at} of the last chat line sent (a refusal puts it back)
+  ended: false,        // kicked, or the table is gone: no reconnecting
 };
 
 // -- messages to the person --------------------------------------------------------------
@@ -95,7 +104,7 @@ function hello(connection) {
     protocol: PROTOCOL,
     tokens: Object.values(page.tokens),
     client_seed: page.seed,
-    name: guestName() || "guest",
+    name: page.user?.name || guestName() || "guest",
   });
 }
 
@@ -144,6 +153,7 @@ function onState(message) {
   message.log = start === 0 ? message.log : before.slice(0, start).concat(message.log);
   page.state = message;
   if (message.table) page.info = message.table;
+  if ("clock" in message) onClock(message.clock);
   seedFor(message.fair);
   page.fresh = false;
   page.sending = false;
@@ -187,6 +197,7 @@ function render() {
   renderHeader();
   renderScoreboard();
   renderStatus();
+  renderResult();
   renderControls();
   renderLog();
   renderChouette();
@@ -199,6 +210,10 @@ function renderHeader() {
   if (info) {
     $("table-title").textContent = describeTable(info);
     document.title = `Backgammon — ${describeTable(info)}`;
+    const badges = [];
+    if (info.rated) badges.push(badge("rated", "rated"));
+    if (info.clock) badges.push(badge("clock", `clock ${clockWords(info.clock)}`));
+    $("table-badges").replaceChildren(...badges);
   }
   if (!page.connection) return;
   $("you-are").textContent = page.seats.length
@@ -238,6 +253,14 @@ function listWords(words) {
   return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
 }
 
+function badge(kind, text) {
+  const span = document.createElement("span");
+  span.className = `badge ${kind}`;
+  span.dataset.testid = `${kind}-badge`;
+  span.textContent = text;
+  return span;
+}
+
 function seatLabel(seat) {
   if (seat.kind === "human") return seat.name;
   return seat.name.startsWith(seat.kind) ? `${seat.name} (bot)` : `${seat.name} (${seat.kind} bot)`;
@@ -255,9 +278,24 @@ function renderScoreboard() {
     const chip = document.createElement("span");
     chip.className = "chip";
     chip.setAttribute("aria-hidden", "true");
-    const name = document.createElement("span");
+    // an account's name links to its profile, with its rating ("players" of the TableInfo)
+    const player = page.info?.players?.[seat.name] ?? null;
+    const name = document.createElement(player ? "a" : "span");
     name.className = "name";
     name.textContent = seatLabel(seat);
+    if (player) {
+      name.href = `/u/${encodeURIComponent(player.name)}`;
+      name.title = `${player.name}'s profile: rating ${ratingText(player.rating)}, experience ${player.experience}`;
+    }
+    const extra = [];
+    if (player) {
+      const rating = document.createElement("span");
+      rating.className = "rating";
+      rating.dataset.testid = "rating";
+      rating.textContent = ratingText(player.rating);
+      extra.push(rating);
+    }
+    if (page.clock?.seats?.[seat.name]) extra.push(clockElement(seat.name));
     const facts = [];
     if (snap.kind === "chouette") facts.push(seat.role);
     const pips = seat.side === snap.side ? snap.board.pips[0] : snap.board.pips[1];
@@ -269,7 +307,7 @@ function renderScoreboard() {
     const detail = document.createElement("span");
     detail.className = "facts";
     detail.textContent = facts.join(" · ");
-    li.append(chip, name, detail);
+    li.append(chip, name, ...extra, detail);
     items.push(li);
   }
   const cube = document.createElement("li");
@@ -281,6 +319,129 @@ function renderScoreboard() {
   cube.textContent = bits.join(" · ");
   items.push(cube);
   $("scoreboard").replaceChildren(...items);
+  tickClocks();
+}
+
+// -- clocks ------------------------------------------------------------------------------
+// The state's "clock" says what each seat had left at "at" (ms since the epoch, the server's
+// time). The page counts down from there by itself. Date.now() - at, taken when a state
+// arrives, is this browser's clock skew plus the message's delivery; the smallest seen stands
+// for the skew, so a fresh state counts from its arrival and an older "at" is still charged.
+
+function onClock(clock) {
+  page.clock = clock && clock.seats ? clock : null;
+  if (!page.clock) return;
+  const offset = Date.now() - Number(clock.at);
+  if (Number.isFinite(offset)) page.clockOffset = page.clockOffset === null ? offset : Math.min(page.clockOffset, offset);
+  if (!page.clockTimer) page.clockTimer = setInterval(tickClocks, CLOCK_TICK_MS);
+}
+
+/** What `seat` has left now: {delay, reserve, running} in seconds. */
+export function clockLeft(clock, seat, elapsedSeconds) {
+  const left = clock.seats[seat];
+  const running = clock.running.includes(seat);
+  if (!running) return { delay: left.delay, reserve: Math.max(0, left.reserve), running };
+  const elapsed = Math.max(0, elapsedSeconds);
+  return {
+    delay: Math.max(0, left.delay - elapsed),
+    reserve: Math.max(0, left.reserve - Math.max(0, elapsed - left.delay)),
+    running,
+  };
+}
+
+/** 75.2 s → "01:16" (a countdown shows a second as long as any of it is left). */
+export function clockText(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds - 1e-9));
+  return `${String(Math.floor(whole / 60)).padStart(2, "0")}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+function clockElement(seat) {
+  const box = document.createElement("span");
+  box.className = "clock";
+  box.dataset.clockSeat = seat;
+  box.dataset.testid = "clock";
+  const delay = document.createElement("span");
+  delay.className = "delay";
+  const reserve = document.createElement("span");
+  reserve.className = "reserve";
+  box.append(delay, reserve);
+  return box;
+}
+
+function tickClocks() {
+  const clock = page.clock;
+  if (!clock) return;
+  const elapsed = (Date.now() - (page.clockOffset ?? 0) - Number(clock.at)) / 1000;
+  for (const box of $("scoreboard").querySelectorAll(".clock[data-clock-seat]")) {
+    const seat = box.dataset.clockSeat;
+    if (!clock.seats[seat]) continue;
+    const left = clockLeft(clock, seat, elapsed);
+    const delayText = left.running && left.delay > 0 ? `+${Math.ceil(left.delay - 1e-9)}s` : "";
+    const reserveText = clockText(left.reserve);
+    const [delay, reserve] = box.children;
+    if (delay.textContent !== delayText) delay.textContent = delayText;
+    if (reserve.textContent !== reserveText) reserve.textContent = reserveText;
+    box.classList.toggle("running", left.running);
+    box.classList.toggle("low", left.reserve < LOW_RESERVE_S);
+    const words = `${seat}'s clock: ${reserveText} left${delayText ? `, plus ${Math.ceil(left.delay)} s of delay` : ""}${left.running ? ", running" : ""}`;
+    if (box.getAttribute("aria-label") !== words) box.setAttribute("aria-label", words);
+  }
+}
+
+// -- the end of a match -----------------------------------------------------------------------
+
+const REASON_WORDS = {
+  time: (loser) => `${loser} lost on time`,
+  abandoned: (loser) => `${loser} left the match`,
+  resigned: (loser) => `${loser} resigned`,
+};
+
+function signedRating(n) {
+  return `${n >= 0 ? "+" : "−"}${Math.abs(n).toFixed(2)}`;
+}
+
+/** The banner over the board once a match is over: who won and why ("ann lost on time — bob
+ *  wins the match"), the rating changes of a rated match, and links to the replay and history. */
+function renderResult() {
+  const snap = snapshot();
+  const info = page.info;
+  const box = $("result-banner");
+  const over = Boolean(snap?.over) || info?.status === "over";
+  box.hidden = !over || info?.kind !== "match";
+  if (box.hidden) return;
+  const result = info.result ?? null;
+  let text;
+  if (result && result.winner) {
+    const loser = info.seats.map((s) => s.name).find((n) => n && n !== result.winner) ?? "the other side";
+    const why = REASON_WORDS[result.reason];
+    text = why ? `${why(loser)} — ${result.winner} wins the match` : `${result.winner} wins the match`;
+  } else {
+    const last = (page.state?.log ?? []).at(-1);
+    text = last ? last.text : "The match is over.";
+  }
+  if ($("result-text").textContent !== text) $("result-text").textContent = text;
+  box.dataset.reason = result?.reason ?? "";
+  const ratings = $("result-ratings");
+  const changes = result?.ratings ? Object.entries(result.ratings) : [];
+  ratings.hidden = changes.length === 0;
+  const words = changes.map(([seat, r]) => `${seat} ${ratingText(r.before)} → ${ratingText(r.after)} (${signedRating(r.after - r.before)})`);
+  const ratingLine = words.length ? `Rating: ${words.join(", ")}.` : "";
+  if (ratings.textContent !== ratingLine) ratings.textContent = ratingLine;
+  const links = $("after-links");
+  if (!links.childElementCount) {
+    const replay = document.createElement("a");
+    replay.href = `/r/${encodeURIComponent(page.id)}`;
+    replay.dataset.testid = "replay-link";
+    replay.textContent = "Replay the match";
+    links.append(replay);
+    if (page.user) {
+      const history = document.createElement("a");
+      history.href = `/u/${encodeURIComponent(page.user.name)}/history`;
+      history.dataset.testid = "history-link";
+      history.textContent = "Your match history";
+      links.append(" · ", history);
+    }
+  }
 }
 
 function offerText(offer) {
@@ -357,6 +518,11 @@ function renderControls() {
     if (action === "redo") { visible = playing; enabled &&= page.boardInfo.canRedo; }
     if (action === "confirm") { visible = playing; enabled &&= page.boardInfo.complete || onlyEmpty; }
     if (action === "rematch") visible = snap.over && page.seats.length > 0;
+    if (action === "leave") {
+      visible = page.seats.includes(page.active) && snap.kind === "match" && !snap.over
+        && page.info?.status !== "over";
+      enabled = true; // leaving never waits for an answer
+    }
     if (action === "hint") {
       // shown only when there is a decision to advise on (no lone greyed button while waiting)
       visible = page.active !== "" && !snap.over && againstBots(snap)
@@ -544,10 +710,100 @@ function onChat(message) {
   who.textContent = message.spectator ? `${message.from} (watching)` : message.from;
   li.append(who, `: ${message.text}`);
   if (message.at) li.title = new Date(message.at).toLocaleString();
+  if (message.user) {
+    li.dataset.user = message.user;
+    if (page.user && message.user !== page.user.name) li.append(" ", chatMenu(message.user));
+  }
+  addChatLine(li);
+}
+
+function addChatLine(li) {
   const list = $("chat-lines");
   list.append(li);
   while (list.children.length > 200) list.firstElementChild.remove();
   list.scrollTop = list.scrollHeight;
+}
+
+/** A line of the page's own in the chat (an answer to mute/block/report, a refused line). */
+function chatNote(text, kind = "info") {
+  const li = document.createElement("li");
+  li.className = `note ${kind}`;
+  li.dataset.testid = "chat-note";
+  li.textContent = text;
+  addChatLine(li);
+}
+
+/** The small menu of a chat line by an account: mute, block, report. */
+function chatMenu(name) {
+  const menu = document.createElement("details");
+  menu.className = "chat-menu";
+  const summary = document.createElement("summary");
+  summary.textContent = "⋯";
+  summary.setAttribute("aria-label", `Mute, block or report ${name}`);
+  summary.title = `Mute, block or report ${name}`;
+  const items = document.createElement("div");
+  items.className = "chat-menu-items";
+  const item = (label, what, run) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.chatAction = what;
+    button.textContent = label;
+    button.addEventListener("click", () => {
+      menu.open = false;
+      run(name);
+    });
+    return button;
+  };
+  items.append(
+    item(`Mute ${name}`, "mute", (n) => relate(n, "mute")),
+    item(`Block ${name}`, "block", (n) => relate(n, "block")),
+    item(`Report ${name}…`, "report", report),
+  );
+  menu.append(summary, items);
+  return menu;
+}
+
+const RELATION_WORDS = {
+  mute: (name) => `You muted ${name}: their chat lines are hidden from you.`,
+  block: (name) => `You blocked ${name}: you will not see each other's chat, nor be seated together.`,
+};
+
+async function relate(name, kind) {
+  try {
+    await api("/api/relations", { name, kind, on: true });
+    chatNote(RELATION_WORDS[kind](name));
+    for (const line of $("chat-lines").querySelectorAll("li[data-user]")) {
+      if (line.dataset.user === name) line.remove();
+    }
+  } catch (e) {
+    chatNote(`Could not ${kind} ${name}: ${e.message}`, "error");
+  }
+}
+
+async function report(name) {
+  const reason = window.prompt(`Report ${name} to the moderators. What happened?`);
+  if (reason === null) return;
+  if (!reason.trim()) {
+    chatNote("Nothing was reported: say in a few words what happened.", "error");
+    return;
+  }
+  try {
+    await api(`/api/tables/${encodeURIComponent(page.id)}/report`, { name, reason: reason.trim() });
+    chatNote(`Your report about ${name} is recorded with this match and its chat; a moderator will look at it.`);
+  } catch (e) {
+    chatNote(`The report was not sent: ${e.message}`, "error");
+  }
+}
+
+/** A moderator removed this account from the table: say so, and stop reconnecting. */
+function onKicked(message) {
+  page.ended = true;
+  page.connection?.close();
+  const banner = $("banner");
+  banner.textContent = `A moderator removed you from this table${message.reason ? `: ${message.reason}` : "."}`;
+  banner.classList.add("final");
+  banner.dataset.testid = "kicked";
+  banner.hidden = false;
 }
 
 // -- the play controls ------------------------------------------------------------------------
@@ -682,6 +938,17 @@ function showHint(hint) {
   $("hint").scrollIntoView({ block: "nearest" }); // below the board: bring it into view
 }
 
+/** Leave the match (after a confirmation): the seat shown forfeits it ("abandoned"). */
+function leave() {
+  const seat = page.active;
+  if (!seat || !page.seats.includes(seat)) return;
+  const rated = Boolean(page.info?.rated);
+  const who = page.seats.length > 1 ? `${seat}: leave` : "Leave";
+  const question = `${who} the match? You lose the match${rated ? " and rating points" : ""}.`;
+  if (!window.confirm(question)) return;
+  if (send({ type: "leave", seat })) say("");
+}
+
 /** Someone started a rematch: our seats' tokens come with it (spectators get the id). */
 function onRematch(message) {
   if (message.tokens) keepTokens(message.table, message.tokens);
@@ -704,6 +971,7 @@ function onAction(action) {
     case "resign": toggleResign($("resign-menu").hidden); break;
     case "rematch": rematch(); break;
     case "hint": askHint(); break;
+    case "leave": leave(); break;
     default: command(action);
   }
 }
@@ -752,7 +1020,10 @@ function wireControls() {
     event.preventDefault();
     const input = $("chat-input");
     const text = input.value.trim();
-    if (text && send({ type: "chat", text })) input.value = "";
+    if (text && send({ type: "chat", text })) {
+      page.chatSent = { text, at: Date.now() };
+      input.value = "";
+    }
   });
   $("mute-spectators").addEventListener("change", (event) => {
     send({ type: "mute_spectators", mute: event.currentTarget.checked });
@@ -800,6 +1071,14 @@ function onMessage(message) {
         if (page.state) renderFair();
         break;
       }
+      if (message.id === undefined && page.chatSent && Date.now() - page.chatSent.at < CHAT_ERROR_WINDOW_MS) {
+        // the chat line just sent was refused (too long, too many): say it there, give the text back
+        chatNote(message.error, "error");
+        const input = $("chat-input");
+        if (!input.value) input.value = page.chatSent.text;
+        page.chatSent = null;
+        break;
+      }
       if (String(message.id ?? "").startsWith("hint-")) $("hint").hidden = true;
       else page.sending = false;
       say(message.error);
@@ -807,6 +1086,10 @@ function onMessage(message) {
       break;
     case "chat":
       onChat(message);
+      if (page.chatSent && message.text === page.chatSent.text) page.chatSent = null;
+      break;
+    case "kicked":
+      onKicked(message);
       break;
     case "rematch":
       onRematch(message);
@@ -847,9 +1130,19 @@ function connect() {
     onOpen: hello,
     onMessage,
     onStatus(connected) {
+      if (page.ended) return;
       if (connected) everConnected = true;
       banner.hidden = connected;
       banner.textContent = everConnected ? "Reconnecting…" : "Connecting…";
+    },
+    onEnd(code) {
+      if (page.ended) return; // the kicked message said it already
+      page.ended = true;
+      banner.classList.add("final");
+      banner.textContent = code === 4404
+        ? "This table does not exist (any more)."
+        : "The server closed this table's connection for you: you may not play or watch here.";
+      banner.hidden = false;
     },
   });
 }
@@ -865,7 +1158,8 @@ function offerSeat(info) {
     + (free ? "" : " Every seat is taken: you can watch.");
   const nameField = $("join-name");
   const button = $("join-button");
-  nameField.value = guestName();
+  nameField.value = page.user ? page.user.name : guestName();
+  nameField.readOnly = Boolean(page.user); // an account joins under its name
   const label = () => { button.textContent = nameField.value.trim() ? `Join as ${nameField.value.trim()}` : "Join"; };
   label();
   nameField.addEventListener("input", label);
@@ -906,6 +1200,7 @@ export async function startTable() {
   page.id = match ? decodeURIComponent(match[1]) : new URLSearchParams(location.search).get("id") ?? "";
   page.tokens = tokensFor(page.id);
   page.options = loadOptions();
+  const account = loadAccount();
   let info;
   try {
     info = await api(`/api/tables/${encodeURIComponent(page.id)}`);
@@ -918,6 +1213,7 @@ export async function startTable() {
     return;
   }
   page.info = info;
+  page.user = (await account).user;
   renderHeader();
   const watching = new URLSearchParams(location.search).has("watch");
   if (Object.keys(page.tokens).length || watching || info.status === "over") connect();
