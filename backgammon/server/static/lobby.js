@@ -289,7 +289,7 @@ function showAccount() {
   }
   field.value = user.name;
   field.readOnly = true;
-  $("guest-name-label").textContent = `${user.name} (${ratingText(user.rating)})`;
+  $("guest-name-label").closest(".who").hidden = true; // the account bar says who plays
   note.hidden = false;
   note.textContent = "You play under your account's name.";
 }

@@ -3,21 +3,19 @@
 
 export const PROTOCOL = 1;
 
-// The session's CSRF token (GET /api/me): every POST carries it as X-CSRF-Token, so a logged-in
-// person's forms pass the server's check (docs/CLUB-DESIGN.md, accounts).
-let csrf = "";
+// A logged-in person's POSTs go through account.js's postJSON, which adds the session's CSRF
+// token (X-CSRF-Token) and fetches it again if the session changed (docs/CLUB-DESIGN.md).
+let postJSON = null;
 
 /** Call the JSON API; resolves to the body, or throws an Error whose message is the
  *  server's sentence (`{"error": ...}`) or says that the server cannot be reached.
- *  POSTs carry the session's CSRF token once `loadAccount` has found one. */
+ *  Once `loadAccount` found a session, POSTs go through account.js's `postJSON`. */
 export async function api(path, body) {
-  const headers = { Accept: "application/json" };
-  let init = { headers, credentials: "same-origin" };
-  if (body !== undefined) {
-    headers["Content-Type"] = "application/json";
-    if (csrf) headers["X-CSRF-Token"] = csrf;
-    init = { ...init, method: "POST", body: JSON.stringify(body) };
-  }
+  if (body !== undefined && postJSON) return postJSON(path, body);
+  const init = body === undefined
+    ? { headers: { Accept: "application/json" }, credentials: "same-origin" }
+    : { method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) };
   let response;
   try {
     response = await fetch(path, init);
@@ -96,7 +94,7 @@ export async function loadAccount() {
   try {
     const answer = await module.me();
     user = answer?.user ?? null;
-    csrf = answer?.csrf ?? "";
+    if (user && typeof module.postJSON === "function") postJSON = module.postJSON;
   } catch {
     user = null;
   }
