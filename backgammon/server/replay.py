@@ -143,10 +143,7 @@ def _take_again(table: Table, index: int, event: Mapping[str, Any]) -> None:
     """Take the action of log event ``index`` again on ``table``."""
     seat = _seat_of(table, event)
     if event.get("type") == "forfeit":
-        forfeit: Any = getattr(table, "forfeit", None)
-        if forfeit is None:  # pragma: no cover - the table layer has forfeits (issue 12)
-            raise ReplayError(f"event {index} is a forfeit, which this table layer cannot replay")
-        forfeit(seat, str(event.get("reason", "abandoned")))
+        table.forfeit(seat, str(event.get("reason")))
         return
     outcome = table.submit(seat, _command_of(event))
     if outcome.refusal is not None:
