@@ -347,7 +347,9 @@ def test_a_clock_running_out_loses_the_match(people: People, server: Server, tmp
         expect(banner.locator(".result-text")).to_have_text(
             f"{loser} lost on time — {winner} wins the match", timeout=(BLITZ_SECONDS + 15) * 1000
         )
-        expect(banner.locator(".result-ratings")).to_contain_text(re.compile(rf"{winner} 1500 → 150\d \(\+\d+\.\d\d\)"))
+        # two new accounts (K = 5) in a 1-point match: 4 * 5 * sqrt(1) * 0.5 = 10 points each way
+        expect(banner.locator(".result-ratings")).to_contain_text(f"{winner} 1500 → 1510 (+10.00)")
+        expect(banner.locator(".result-ratings")).to_contain_text(f"{loser} 1500 → 1490 (−10.00)")
         expect(pg.locator(f'#scoreboard [data-clock-seat="{seat}"] .reserve')).to_have_text("00:00")
     ann.screenshot(path=str(tmp_path / "lost-on-time.png"))
     assert profile(server, loser).get("user", {}).get("experience", 1) == 1

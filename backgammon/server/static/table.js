@@ -212,7 +212,7 @@ function renderHeader() {
     document.title = `Backgammon — ${describeTable(info)}`;
     const badges = [];
     if (info.rated) badges.push(badge("rated", "rated"));
-    if (info.clock) badges.push(badge("clock", `clock ${clockWords(info.clock)}`));
+    if (info.clock) badges.push(badge("control", `clock ${clockWords(info.clock)}`));
     $("table-badges").replaceChildren(...badges);
   }
   if (!page.connection) return;
@@ -256,7 +256,7 @@ function listWords(words) {
 function badge(kind, text) {
   const span = document.createElement("span");
   span.className = `badge ${kind}`;
-  span.dataset.testid = `${kind}-badge`;
+  span.dataset.testid = kind === "control" ? "clock-badge" : `${kind}-badge`;
   span.textContent = text;
   return span;
 }
@@ -382,7 +382,7 @@ function tickClocks() {
     if (delay.textContent !== delayText) delay.textContent = delayText;
     if (reserve.textContent !== reserveText) reserve.textContent = reserveText;
     box.classList.toggle("running", left.running);
-    box.classList.toggle("low", left.reserve < LOW_RESERVE_S);
+    box.classList.toggle("low", Math.ceil(left.reserve - 1e-9) < LOW_RESERVE_S); // as shown: 00:09 and below
     const words = `${seat}'s clock: ${reserveText} left${delayText ? `, plus ${Math.ceil(left.delay)} s of delay` : ""}${left.running ? ", running" : ""}`;
     if (box.getAttribute("aria-label") !== words) box.setAttribute("aria-label", words);
   }
