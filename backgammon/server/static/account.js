@@ -185,6 +185,7 @@ export async function startLoginPage() {
   if (user) {
     $("me-name").textContent = user.name;
     $("me-profile").href = `/u/${encodeURIComponent(user.name)}`;
+    $("password-form").elements.username.value = user.name; // for password managers
   } else {
     let name = "";
     try {
