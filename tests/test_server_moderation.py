@@ -24,6 +24,7 @@ from backgammon.server.moderation import (
     CHAT_MAX,
     FOREVER,
     REPORT_CHAT,
+    SWEEP_EVERY,
     ChatLimiter,
     ModerationError,
     add_report,
@@ -151,6 +152,17 @@ def test_chat_limiter_window_slides() -> None:
     assert not limiter.allow("k")
     limiter.forget("k")
     assert limiter.allow("k")
+
+
+def test_chat_limiter_forgets_idle_keys() -> None:
+    now = [0.0]
+    limiter = ChatLimiter(clock=lambda: now[0])
+    for i in range(SWEEP_EVERY - 1):
+        assert limiter.allow(f"conn:{i}")
+    assert len(limiter) == SWEEP_EVERY - 1
+    now[0] = 10.0
+    assert limiter.allow("late")                  # the sweep: everyone idle for 10 s goes
+    assert len(limiter) == 1
 
 
 # -- mute and block --------------------------------------------------------------------------
@@ -404,7 +416,14 @@ def test_routes_relations(site: Site) -> None:
     assert got.status_code == 200 and got.json() == {"mute": [], "block": ["bob"]}
     c.post("/api/relations", headers=me, json={"name": "bob", "kind": "mute"})   # "on" defaults to true
     assert c.get("/api/relations", headers=me).json() == {"mute": ["bob"], "block": ["bob"]}
+    changed: list[int] = []
+
+    async def relations_changed(user_id: int) -> None:
+        changed.append(user_id)
+
+    c.app.state.club.relations_changed = relations_changed  # type: ignore[attr-defined]
     c.post("/api/relations", headers=me, json={"name": "bob", "kind": "block", "on": False})
+    assert changed == [ann.id]                     # the club hears of it (live mutes)
     assert c.get("/api/relations", headers=me).json() == {"mute": ["bob"], "block": []}
     unknown = c.post("/api/relations", headers=me, json={"name": "zed", "kind": "mute", "on": True})
     assert unknown.status_code == 404 and "no account named 'zed'" in unknown.json()["error"]
@@ -465,6 +484,16 @@ def test_ban_kick_unban_over_http(site: Site) -> None:
     mod, mo = site.register("mod", "moderator")
     table = make_table(site.store)
     c = site.client
+    calls: list[tuple[Any, ...]] = []
+    club = c.app.state.club  # type: ignore[attr-defined]
+
+    async def record_kick(*args: Any) -> None:
+        calls.append(("kick", *args))
+
+    async def record_ban(*args: Any) -> None:
+        calls.append(("ban", *args))
+
+    club.kick, club.ban = record_kick, record_ban   # the club's hooks for live connections
     assert c.get("/api/relations", headers=his).status_code == 200
     # a player cannot ban, kick or unban; a guest is told to log in
     assert c.post("/api/moderation/ban", headers=his, json={"name": "mod", "hours": 1, "reason": "x"}).status_code == 403
@@ -474,6 +503,7 @@ def test_ban_kick_unban_over_http(site: Site) -> None:
     banned = c.post("/api/moderation/ban", headers=mo, json={"name": "bob", "hours": None, "reason": "cheating"})
     assert banned.status_code == 200 and banned.json()["forever"] is True
     assert session_count(site.store, bob.id) == 0
+    assert calls == [("kick", table, bob.id, "insults"), ("ban", bob.id, "cheating")]
     assert c.get("/api/relations", headers=his).status_code == 401      # his session is gone
     missing = c.post("/api/moderation/ban", headers=mo, json={"name": "bob", "reason": "x"})
     assert missing.status_code == 400 and "hours" in missing.json()["error"]

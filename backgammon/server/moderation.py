@@ -54,6 +54,7 @@ __all__ = [
     "CHAT_LINES",
     "CHAT_WINDOW",
     "REPORT_CHAT",
+    "SWEEP_EVERY",
     "REASON_MAX",
     "BAN_HOURS_MAX",
     "FOREVER",
@@ -94,6 +95,8 @@ FOREVER = datetime(9999, 1, 1, tzinfo=timezone.utc)
 #: The kinds of relation: "mute" hides their chat from me; "block" hides it too and keeps us
 #: apart (:func:`blocked_between`).
 KINDS = ("mute", "block")
+#: The chat limiter forgets idle keys every this many lines.
+SWEEP_EVERY = 1024
 #: How many reports one listing returns at most.
 REPORTS_LIMIT = 200
 
@@ -125,11 +128,15 @@ class ChatLimiter:
         self.window = window
         self.clock = clock
         self._said: dict[str, deque[float]] = {}
+        self._calls = 0
 
     def allow(self, key: str) -> bool:
         """True (and the line counts) when ``key`` may say one more line now; False when it
         said ``lines`` lines within the last ``window`` seconds."""
         now = self.clock()
+        self._calls += 1
+        if self._calls % SWEEP_EVERY == 0:
+            self._sweep(now)
         said = self._said.setdefault(key, deque())
         while said and said[0] <= now - self.window:
             said.popleft()
@@ -137,6 +144,15 @@ class ChatLimiter:
             return False
         said.append(now)
         return True
+
+    def _sweep(self, now: float) -> None:
+        """Forget the keys that said nothing within the window (so keys do not pile up)."""
+        for key in [k for k, said in self._said.items() if not said or said[-1] <= now - self.window]:
+            del self._said[key]
+
+    def __len__(self) -> int:
+        """How many keys are remembered."""
+        return len(self._said)
 
     def refusal(self) -> str:
         """The sentence for a line :meth:`allow` refused."""
@@ -573,6 +589,9 @@ async def relations_route(request: Request) -> Response:
         if not isinstance(kind, str):
             raise ModerationError('send "kind": "mute" or "block"')
         await _write(request, set_relation, user.id, _text(body, "name"), kind, on)
+        hook = getattr(request.app.state.club, "relations_changed", None)
+        if hook is not None:  # the club refreshes the live connections' mutes
+            await hook(user.id)
     return JSONResponse(await relation_names(_store(request), user.id))
 
 
