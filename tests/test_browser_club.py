@@ -23,6 +23,8 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -430,3 +432,96 @@ def test_the_clocks_count_down_from_the_servers_values(people: People, server: S
     expect(zed.locator(".reserve")).to_have_text(re.compile(r"^00:0\d$"))
     expect(yan.locator(".reserve")).to_have_text("00:20")
     assert zed.get_attribute("aria-label", timeout=1000) is not None
+
+
+#: Counts the page's WebSockets (window.__sockets), to see that a page stops reconnecting.
+SOCKETS_JS = """(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.__sockets.push(this); }
+  };
+})();"""
+
+
+def say_in_chat(page: Page, text: str) -> None:
+    page.fill("#chat-input", text)
+    page.press("#chat-input", "Enter")
+
+
+def test_chat_menu_mute_report_limits_and_a_kick(people: People, server: Server) -> None:
+    """At an online match of two accounts: a line by the other account has a menu; Report
+    asks for a reason and records it; Mute hides that account's lines, now and later (the
+    server does not send them); a sixth line within 10 s is refused and the page says so in
+    the chat, giving the text back; a moderator's kick shows a banner on the kicked page,
+    which stops reconnecting, and the match is lost by leaving (the other page's banner)."""
+    ann, bob, mod = people.page(), people.page(), people.page()
+    ann_name, bob_name, mod_name = unique("ann"), unique("bob"), unique("mod")
+    register(ann, ann_name)
+    register(bob, bob_name)
+    register(mod, mod_name)
+    bob.add_init_script(SOCKETS_JS)
+    lobby_ready(ann)
+    ann.check('input[name="kind"][value="match"]')
+    ann.fill('input[name="length"]', "3")
+    ann.check('input[name="opponent"][value="online"]')
+    ann.click('[data-testid="create-table"]')
+    ann.wait_for_url("**/t/*")
+    table_id = ann.url.rsplit("/", 1)[1]
+    bob.goto(f"/t/{table_id}")
+    bob.click('[data-testid="join"]')
+    expect(bob.locator("#you-are")).to_have_text(f"You play as {bob_name}")
+    expect(bob.locator("#chat-input")).to_have_attribute("maxlength", "300")
+
+    say_in_chat(bob, "hello there")
+    line = ann.locator("#chat-lines li", has_text="hello there")
+    expect(line).to_have_attribute("data-user", bob_name)
+    expect(bob.locator("#chat-lines li", has_text="hello there").locator(".chat-menu")).to_have_count(0)  # not one's own
+
+    line.locator(".chat-menu summary").click()
+    ann.once("dialog", lambda dialog: dialog.accept("rude words"))
+    line.locator('[data-chat-action="report"]').click()
+    expect(ann.locator('#chat-lines [data-testid="chat-note"]').last).to_contain_text(f"Your report about {bob_name} is recorded")
+
+    line.locator(".chat-menu summary").click()
+    line.locator('[data-chat-action="mute"]').click()
+    expect(ann.locator('#chat-lines [data-testid="chat-note"]').last).to_have_text(
+        f"You muted {bob_name}: their chat lines are hidden from you.")
+    expect(ann.locator("#chat-lines li", has_text="hello there")).to_have_count(0)
+    say_in_chat(bob, "can you hear me")
+    expect(bob.locator("#chat-lines li", has_text="can you hear me")).to_have_count(1)
+    say_in_chat(ann, "all quiet")
+    expect(bob.locator("#chat-lines li", has_text="all quiet")).to_have_count(1)  # ann's lines still reach bob
+    expect(ann.locator("#chat-lines li", has_text="all quiet")).to_have_count(1)
+    expect(ann.locator("#chat-lines li", has_text="can you hear me")).to_have_count(0)
+    ann.reload()  # a new connection: the server leaves out the muted account's lines itself
+    expect(ann.locator("#chat-lines li", has_text="all quiet")).to_have_count(1)
+    expect(ann.locator("#chat-lines li", has_text="hello there")).to_have_count(0)
+    expect(ann.locator("#chat-lines li", has_text="can you hear me")).to_have_count(0)
+
+    for n in range(3, 7):  # bob's lines 3, 4, 5 pass; the sixth within 10 s is refused
+        say_in_chat(bob, f"line {n}")
+        if n < 6:
+            expect(bob.locator("#chat-lines li", has_text=f"line {n}")).to_have_count(1)
+    expect(bob.locator('#chat-lines [data-testid="chat-note"].error')).to_have_count(1)
+    expect(bob.locator("#chat-input")).to_have_value("line 6")
+
+    promoted = subprocess.run(
+        [str(Path(sys.executable).with_name("backgammon")), "moderator", mod_name, "--database", server.database],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert promoted.returncode == 0, promoted.stderr
+    sockets = bob.evaluate("window.__sockets.length")
+    kicked = mod.evaluate(
+        "(b) => import('/static/account.js').then((m) => m.postJSON('/api/moderation/kick', b)).then(() => 'ok', (e) => e.message)",
+        {"table": table_id, "name": bob_name, "reason": "testing kicks"},
+    )
+    assert kicked == "ok"
+    banner = bob.locator("#banner")
+    expect(banner).to_have_text("A moderator removed you from this table: testing kicks.")
+    expect(banner).to_have_attribute("data-testid", "kicked")
+    bob.wait_for_timeout(2500)  # the page would have reconnected by now (0.5 s, then 1 s)
+    assert bob.evaluate("window.__sockets.length") == sockets
+    expect(banner).to_have_text("A moderator removed you from this table: testing kicks.")
+    expect(ann.locator('[data-testid="result-banner"] .result-text')).to_have_text(
+        f"{bob_name} left the match — {ann_name} wins the match")

@@ -59,6 +59,7 @@ const page = {
   clockOffset: null,   // Date.now() - the server's "at", the smallest seen (skew + quickest delivery)
   clockTimer: 0,
   chatSent: null,      // {text, at} of the last chat line sent (a refusal puts it back)
+  muted: new Set(),    // accounts muted or blocked from this page (the server filters after a reconnect)
   ended: false,        // kicked, or the table is gone: no reconnecting
 };
 
@@ -704,6 +705,7 @@ function chime() {
 // -- chat ------------------------------------------------------------------------------------
 
 function onChat(message) {
+  if (message.user && page.muted.has(message.user)) return;
   const li = document.createElement("li");
   if (message.spectator) li.className = "spectator";
   const who = document.createElement("strong");
@@ -771,6 +773,7 @@ const RELATION_WORDS = {
 async function relate(name, kind) {
   try {
     await api("/api/relations", { name, kind, on: true });
+    page.muted.add(name);
     chatNote(RELATION_WORDS[kind](name));
     for (const line of $("chat-lines").querySelectorAll("li[data-user]")) {
       if (line.dataset.user === name) line.remove();
@@ -800,7 +803,9 @@ function onKicked(message) {
   page.ended = true;
   page.connection?.close();
   const banner = $("banner");
-  banner.textContent = `A moderator removed you from this table${message.reason ? `: ${message.reason}` : "."}`;
+  // the server's reason is a sentence: "a moderator removed you from this table: spam"
+  const reason = String(message.reason || "a moderator removed you from this table").trim();
+  banner.textContent = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}${/[.!?]$/.test(reason) ? "" : "."}`;
   banner.classList.add("final");
   banner.dataset.testid = "kicked";
   banner.hidden = false;
