@@ -17,9 +17,12 @@ Sub-commands:
 * ``backgammon verify FILE`` — check the fair dice of a ``/api/tables/{id}/record``
   download (:func:`backgammon.fairdice.verify_record`): a line per game; exit status 0 when
   every die checks, 1 with a sentence per failure otherwise.
-* ``backgammon serve [--host H] [--port P] [--database URL] [--bot-delay S]`` — the online
-  server (:mod:`backgammon.server`): the lobby and tables in the browser, over a SQLite file
-  or PostgreSQL; Ctrl-C stops it.
+* ``backgammon serve [--host H] [--port P] [--database URL] [--redis URL] [--bot-delay S]``
+  — the online server (:mod:`backgammon.server`): the lobby and tables in the browser, over
+  a SQLite file or PostgreSQL; with ``--redis`` (or ``BACKGAMMON_REDIS``) several processes
+  share one PostgreSQL database (docs/DEPLOY.md); Ctrl-C stops it.
+* ``backgammon moderator NAME [--database URL] [--revoke]`` — give an account of the club the
+  moderator's role (or take it back).
 
 When the reader of ``show`` or ``moves`` goes away before the end of the output
 (``backgammon moves ... | head``), the command stops quietly with exit status
@@ -173,8 +176,13 @@ def _serve(args: argparse.Namespace) -> int:
 
     url = args.database or default_url()
     Store(url).close()  # a sentence now, rather than a failed start-up later
+    redis = args.redis or os.environ.get("BACKGAMMON_REDIS") or None
+    if redis:
+        from .server.bus import make_bus
+
+        make_bus(redis)  # a sentence now for a URL that is not Redis's
     print(f"Open http://{args.host}:{args.port}/ in your browser (backgammon play is the terminal game).", flush=True)
-    app = create_app(url, bot_delay=args.bot_delay)
+    app = create_app(url, bot_delay=args.bot_delay, redis_url=redis)
     # the garbage collector's pauses set the server's p99 under load: tune it for many tables
     Collector().start()
     try:
@@ -186,6 +194,16 @@ def _serve(args: argparse.Namespace) -> int:
         pass
     except SystemExit as exc:  # uvicorn exits when the port is taken
         return int(exc.code or 0) if not isinstance(exc.code, str) else 1
+    return 0
+
+
+def _moderator(args: argparse.Namespace) -> int:
+    """``moderator``: grant (or revoke) the moderator's role."""
+    from .server.moderation import grant_moderator
+    from .server.store import Store, default_url
+
+    with Store(args.database or default_url()) as store:
+        print(grant_moderator(store, args.name, revoke=args.revoke))
     return 0
 
 
@@ -233,6 +251,14 @@ def build_parser() -> argparse.ArgumentParser:
                             "$XDG_STATE_HOME/backgammon)")
     serve.add_argument("--bot-delay", type=float, default=0.6, metavar="SECONDS",
                        help="pause before each bot action, so people see the moves (default 0.6)")
+    serve.add_argument("--redis", metavar="URL", default=None,
+                       help="redis://HOST:6379/0 shared by several serve processes over one PostgreSQL "
+                            "database (default: $BACKGAMMON_REDIS, else this process alone)")
+    moderator = sub.add_parser("moderator", help="give an account of the online club the moderator's role")
+    moderator.add_argument("name", metavar="NAME", help="the account's name")
+    moderator.add_argument("--database", metavar="URL", default=None,
+                           help="the server's database (default: the SQLite file serve uses)")
+    moderator.add_argument("--revoke", action="store_true", help="take the role back")
     for name, (module, purpose) in _ENGINE_COMMANDS.items():
         # every option belongs to the engine's own command line, --help included
         engine = sub.add_parser(
@@ -271,6 +297,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _verify(args.file)
         elif args.command == "serve":
             return _serve(args)
+        elif args.command == "moderator":
+            return _moderator(args)
         else:
             parser.print_help()
         sys.stdout.flush()

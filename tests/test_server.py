@@ -367,7 +367,7 @@ BAD_MESSAGES = [
     ('{"type": "command", "seat": "ann", "command": {"type": "jump"}}', "unknown type 'jump'"),
     ('{"type": "command", "seat": "ann", "command": {"type": "resign", "level": "2"}}', "level must be a whole number"),
     ('{"type": "command", "seat": "ann", "command": {"type": "roll", "dice": [6, 6]}}', "unexpected field(s) dice"),
-    ('{"type": "chat", "text": ""}', "1-500 characters"),
+    ('{"type": "chat", "text": ""}', "1-300 characters"),
     ('{"type": "chat", "text": 5}', "must be text"),
     ('{"type": "mute_spectators", "mute": "yes"}', "true or false"),
     ('{"type": "seed", "game": 1, "seed": "xyz"}', "16-128 hex digits"),

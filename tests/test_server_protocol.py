@@ -59,7 +59,7 @@ def test_every_message_type_parses() -> None:
     ('{"type": "seed", "game": 1, "seed": "abc"}', "16-128 hex digits"),
     ('{"type": "seed", "game": 1, "seed": "abcdef0123456789a"}', "an even number"),
     ('{"type": "hello", "protocol": 1, "client_seed": "' + "a" * 130 + '"}', "16-128 hex digits"),
-    ('{"type": "chat", "text": "' + "x" * 501 + '"}', "1-500 characters"),
+    ('{"type": "chat", "text": "' + "x" * 301 + '"}', "1-300 characters"),
 ])
 def test_bad_messages_are_refused_with_a_sentence(raw: str | bytes, words: str) -> None:
     with pytest.raises(ProtocolError) as caught:
@@ -73,8 +73,8 @@ def test_the_size_limit_counts_bytes_not_characters() -> None:
     assert len(raw) < MAX_MESSAGE < len(raw.encode())
     with pytest.raises(ProtocolError, match="at most 4096 bytes"):
         parse(raw)
-    ok = json.dumps({"type": "chat", "text": "é" * 400}, ensure_ascii=False)
-    assert parse(ok) == ChatMessage("é" * 400)
+    ok = json.dumps({"type": "chat", "text": "é" * 300}, ensure_ascii=False)
+    assert parse(ok) == ChatMessage("é" * 300)
 
 
 def test_a_command_error_keeps_the_id() -> None:
@@ -94,7 +94,7 @@ def test_server_messages() -> None:
         "type": "welcome", "protocol": 1, "table": {"id": "t"}, "seats": ["ann"], "you": "ann"}
     assert protocol.chat("zoe", "hi", "2026-01-01T00:00:00+00:00", True)["from"] == "zoe"
     state = protocol.state(3, {"": {}}, [], [], {"game": 1}, {"id": "t"})
-    assert set(state) == {"type", "seq", "snapshots", "plays", "log", "log_start", "fair", "table"}
+    assert set(state) == {"type", "seq", "snapshots", "plays", "log", "log_start", "fair", "table", "clock"}
 
 
 # -- plays keys ---------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from argon2 import PasswordHasher
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -30,6 +31,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import available
 from ..errors import BackgammonError
 from . import protocol
+from . import accounts, moderation, replay, results
+from .accounts import Accounts, current_user, require_csrf, websocket_origin_ok
+from .bus import make_bus
 from .openapi import OPENAPI
 from .rooms import Club, Connection, DiceFactory, Room, RoomError
 from .store import Store, default_url
@@ -124,7 +128,9 @@ async def tables(request: Request) -> Response:
     club = _club(request)
     if request.method == "GET":
         return JSONResponse({"tables": await club.lobby_infos()})
-    room, seat, tokens = await club.create(await _body(request))
+    await require_csrf(request)
+    user = await current_user(request)
+    room, seat, tokens = await club.create(await _body(request), user)
     return JSONResponse({"table": room.info(), "seat": seat, "token": tokens[seat], "tokens": tokens})
 
 
@@ -139,18 +145,21 @@ async def table(request: Request) -> Response:
 @_handles_errors
 async def join(request: Request) -> Response:
     """``POST /api/tables/{id}/join``: the first free human seat."""
+    await require_csrf(request)
+    user = await current_user(request)
     room = await _club(request).room(request.path_params["id"])
     body = await _body(request)
-    name = body.get("name") if isinstance(body, dict) else None
+    name = user.name if user is not None else body.get("name") if isinstance(body, dict) else None
     if not isinstance(name, str) or not 0 < len(name.strip()) <= 40:
         raise RoomError('send your name to join: {"name": "bob"} (1-40 characters)')
-    seat, token = await room.join(" ".join(name.split()))
+    seat, token = await room.join(" ".join(name.split()), user)
     return JSONResponse({"seat": seat, "token": token, "table": room.info()})
 
 
 @_handles_errors
 async def rematch(request: Request) -> Response:
     """``POST /api/tables/{id}/rematch``: a new table with the same settings and people."""
+    await require_csrf(request)
     body = await _body(request)
     tokens: Any = []
     if isinstance(body, dict):
@@ -184,9 +193,17 @@ def _sender(websocket: WebSocket) -> Any:
 
 async def table_socket(websocket: WebSocket) -> None:
     """``/ws/tables/{id}``: play, watch and chat (docs/PROTOCOL.md)."""
+    if not websocket_origin_ok(websocket):
+        await websocket.close(4403, "this page's origin may not use your session here")
+        return
     await websocket.accept()
     rate, burst = websocket.app.state.throttle
-    conn = Connection(_sender(websocket), throttle=protocol.Throttle(rate, burst))
+
+    async def close(code: int, reason: str) -> None:
+        await websocket.close(code, reason)
+
+    conn = Connection(_sender(websocket), throttle=protocol.Throttle(rate, burst),
+                      user=await current_user(websocket), close=close)
     try:
         room = await _club(websocket).room(websocket.path_params["id"])
     except RoomError as exc:
@@ -248,6 +265,8 @@ async def _dispatch(room: Room, conn: Connection, raw: str | bytes) -> None:
         await room.seed(conn, message)
     elif isinstance(message, protocol.HintRequest):
         await room.hint(conn, message)
+    elif isinstance(message, protocol.Leave):
+        await room.leave_match(conn, message)
     else:
         await conn.send({"type": "pong"})
 
@@ -275,21 +294,27 @@ async def lobby_socket(websocket: WebSocket) -> None:
 
 def create_app(database_url: str | None = None, *, dice_factory: DiceFactory | None = None,
                bot_delay: float = 0.0, message_rate: float = protocol.RATE,
-               message_burst: float = protocol.BURST) -> Starlette:
+               message_burst: float = protocol.BURST, redis_url: str | None = None,
+               hasher: PasswordHasher | None = None) -> Starlette:
     """The server over the database at ``database_url`` (``store.default_url()`` when
     ``None``); ``dice_factory`` builds each table's fair dice (tests inject seeded ones);
     ``bot_delay`` seconds pass before each bot action (so people see the moves); each
-    connection may send ``message_rate`` messages a second, bursts of ``message_burst``."""
+    connection may send ``message_rate`` messages a second, bursts of ``message_burst``;
+    ``redis_url``: the Redis server shared with the other processes of the club (``None``:
+    this process is the whole club); ``hasher``: the password hasher (tests use a cheap one)."""
     url = database_url or default_url()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await anyio.to_thread.run_sync(Store, url)
-        club = Club(store, dice_factory, bot_delay)
+        club = Club(store, dice_factory, bot_delay, make_bus(redis_url))
+        club.accounts = Accounts(store, club.writer, hasher)
         app.state.club = club
         app.state.store = store
+        app.state.accounts = club.accounts
         app.state.throttle = (message_rate, message_burst)
         try:
+            await club.accounts.ensure_bots()
             await club.start()
             yield
         finally:
@@ -307,6 +332,10 @@ def create_app(database_url: str | None = None, *, dice_factory: DiceFactory | N
         Route("/api/tables/{id}/join", join, methods=["POST"]),
         Route("/api/tables/{id}/rematch", rematch, methods=["POST"]),
         Route("/api/tables/{id}/record", record),
+        *accounts.routes(),
+        *results.routes(),
+        *replay.routes(),
+        *moderation.routes(),
         WebSocketRoute("/ws/tables/{id}", table_socket),
         WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),

@@ -181,3 +181,15 @@ OPENAPI: dict[str, Any] = {
     "paths": _PATHS,
     "components": {"schemas": _SCHEMAS},
 }
+
+
+def _merge() -> None:
+    """Add the club's endpoints, each described by the module that serves it."""
+    from . import accounts, moderation, replay, results
+
+    for module in (accounts, results, replay, moderation):
+        for path, operations in module.OPENAPI_PATHS.items():
+            OPENAPI["paths"].setdefault(path, {}).update(operations)
+
+
+_merge()

@@ -44,6 +44,7 @@ __all__ = [
     "ClientMessage",
     "CommandMessage",
     "Hello",
+    "Leave",
     "HintRequest",
     "MuteSpectators",
     "Ping",
@@ -65,7 +66,7 @@ PROTOCOL_VERSION = 1
 #: The largest client message, in bytes (UTF-8).
 MAX_MESSAGE = 4096
 #: The longest chat line, in characters.
-CHAT_LIMIT = 500
+CHAT_LIMIT = 300
 #: Messages a second a connection may send, and the burst it may save up.
 RATE = 20.0
 BURST = 40.0
@@ -132,11 +133,19 @@ class HintRequest:
 
 
 @dataclass(frozen=True)
+class Leave:
+    """``leave``: the player at ``seat`` leaves the match and loses it (``abandoned``)."""
+
+    seat: str
+    id: Any = None
+
+
+@dataclass(frozen=True)
 class Ping:
     """``ping``: answered by ``pong``."""
 
 
-ClientMessage = Hello | CommandMessage | ChatMessage | MuteSpectators | SeedMessage | HintRequest | Ping
+ClientMessage = Hello | CommandMessage | ChatMessage | MuteSpectators | SeedMessage | HintRequest | Leave | Ping
 
 
 def _field(data: Mapping[str, Any], name: str, kind: type | tuple[type, ...], what: str, *,
@@ -215,6 +224,8 @@ _PARSERS: dict[str, Callable[[Mapping[str, Any]], ClientMessage]] = {
     "seed": _seed,
     "hint": lambda d: HintRequest(_field(d, "seat", str, "the name of a seat you hold", id=d.get("id")),
                                   _plain_id(d)),
+    "leave": lambda d: Leave(_field(d, "seat", str, "the name of a seat you hold", id=d.get("id")),
+                             _plain_id(d)),
     "ping": lambda d: Ping(),
 }
 
@@ -338,9 +349,11 @@ def state(
     info: Mapping[str, Any],
     log_start: int = 0,
     over: bool = False,
+    clock: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The whole view of one connection; ``log`` holds the record's lines from number
-    ``log_start`` on (the lines before it were sent to this connection already)."""
+    ``log_start`` on (the lines before it were sent to this connection already); ``clock``
+    is the match clock's view (``backgammon.clock.Clock.view``) or ``None``."""
     return {
         "type": "state",
         "seq": seq,
@@ -350,6 +363,7 @@ def state(
         "log_start": log_start,
         "fair": fair_view(fair, over),
         "table": dict(info),
+        "clock": None if clock is None else dict(clock),
     }
 
 
@@ -378,9 +392,10 @@ def error(text: str, id: Any = None) -> dict[str, Any]:
     return out
 
 
-def chat(name: str, text: str, at: str, spectator: bool) -> dict[str, Any]:
-    """A chat line (``at``: ISO 8601 time)."""
-    return {"type": "chat", "from": name, "text": text, "at": at, "spectator": spectator}
+def chat(name: str, text: str, at: str, spectator: bool, user: str | None = None) -> dict[str, Any]:
+    """A chat line (``at``: ISO 8601 time; ``user``: the account that said it, ``None`` for
+    a guest)."""
+    return {"type": "chat", "from": name, "text": text, "at": at, "spectator": spectator, "user": user}
 
 
 # -- throttling --------------------------------------------------------------------------------

@@ -21,13 +21,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..bots import available
+from ..clock import PRESETS, TimeControl
 from ..errors import BackgammonError
 from ..fairdice import FairDice
 from ..rules import Rules
 from ..table import Seat, Table
 from .store import TableRecord
 
-__all__ = ["SettingsError", "build_table", "settings_of", "table_info", "unique_name"]
+__all__ = ["SettingsError", "build_table", "settings_of", "table_info", "time_control", "unique_name"]
 
 
 class SettingsError(BackgammonError):
@@ -137,12 +138,33 @@ def settings_of(body: Any) -> tuple[str, dict[str, Any]]:
             first_human = False
     if first_human:
         raise SettingsError("a table needs at least one person: make one seat {\"kind\": \"human\"}")
+    rated = body.get("rated", False)
+    if not isinstance(rated, bool):
+        raise SettingsError("rated must be true or false")
+    clock = body.get("clock", "none")
+    if clock is None:
+        clock = "none"
+    if clock not in PRESETS:
+        raise SettingsError(f"clock {clock!r}: the time controls are {', '.join(PRESETS)}")
+    if clock != "none" and kind != "match":
+        raise SettingsError("clocks are for matches: a money session or a chouette is played without one")
+    if rated:
+        if kind != "match":
+            raise SettingsError("only matches are rated: money play and chouettes are not")
+        if clock == "none":
+            raise SettingsError("a rated match needs a clock, so that nobody can stall it: "
+                                "choose blitz, rapid or classic")
+        if same_screen:
+            raise SettingsError("a match at one screen cannot be rated: each player needs their own account")
     settings = {
         "length": length,
         "rules": rules,
         "seats": seats,
         "same_screen": same_screen,
         "mute_spectators": False,
+        "rated": rated,
+        "clock": None if clock == "none" else clock,
+        "players": {},
     }
     return kind, settings
 
@@ -159,8 +181,15 @@ def build_table(kind: str, settings: Mapping[str, Any], fair: FairDice) -> Table
     return Table.match(seats, settings["length"], rules, dice=fair)
 
 
-def table_info(record: TableRecord, spectators: int = 0) -> dict[str, Any]:
-    """The ``TableInfo`` of a stored table."""
+def time_control(settings: Mapping[str, Any]) -> TimeControl | None:
+    """The table's time control (``None``: no clock)."""
+    name = settings.get("clock")
+    return None if name is None else PRESETS.get(name)
+
+
+def table_info(record: TableRecord, spectators: int = 0,
+               result: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The ``TableInfo`` of a stored table (``result``: the finished match's result)."""
     s = record.settings
     seats = []
     for seat in s["seats"]:
@@ -179,4 +208,18 @@ def table_info(record: TableRecord, spectators: int = 0) -> dict[str, Any]:
         "spectators": spectators,
         "same_screen": s.get("same_screen", False),
         "spectators_muted": s.get("mute_spectators", False),
+        "rated": s.get("rated", False),
+        "clock": None if (control := time_control(s)) is None else control.to_dict(),
+        "players": {
+            seat["name"]: _player(s.get("players", {}).get(seat["name"]))
+            for seat in s["seats"] if seat["name"] is not None
+        },
+        "result": None if result is None else dict(result),
     }
+
+
+def _player(entry: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A seat's account as TableInfo shows it (``None``: a guest)."""
+    if entry is None:
+        return None
+    return {"name": entry["name"], "rating": round(float(entry["rating"]), 2), "experience": entry["experience"]}

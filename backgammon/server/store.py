@@ -34,7 +34,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -475,8 +475,9 @@ class Store:
     def __repr__(self) -> str:
         return f"Store({self.url.render_as_string(hide_password=True)!r})"
 
-    def create(self, record: TableRecord) -> None:
-        """Store a new table; :class:`StoreError` if its id is taken."""
+    def create(self, record: TableRecord, seat_users: Mapping[str, int] | None = None) -> None:
+        """Store a new table (and which account holds each seat of ``seat_users``, seat name
+        to user id); :class:`StoreError` if its id is taken."""
         try:
             with self.engine.begin() as connection:
                 connection.execute(
@@ -493,6 +494,8 @@ class Store:
                         due=None if record.due is None else _utc(record.due),
                     )
                 )
+                for seat, user_id in (seat_users or {}).items():
+                    connection.execute(seat_users_t.insert().values(table_id=record.id, seat=seat, user_id=user_id))
         except IntegrityError as exc:
             raise StoreError(f"a table with id {record.id} already exists; choose another id") from exc
 
@@ -594,6 +597,36 @@ class Store:
             )
             if result.rowcount != 1:
                 raise UnknownTable(f"there is no table {table_id} in the database")
+
+    def seat_user(self, table_id: str, seat: str, user_id: int) -> None:
+        """Record that the account ``user_id`` holds ``seat`` at the table."""
+        with self.engine.begin() as connection:
+            connection.execute(seat_users_t.delete().where(seat_users_t.c.table_id == table_id,
+                                                           seat_users_t.c.seat == seat))
+            connection.execute(seat_users_t.insert().values(table_id=table_id, seat=seat, user_id=user_id))
+
+    def users_of_table(self, table_id: str) -> dict[str, int]:
+        """Seat name to account id, for the seats of the table that accounts hold."""
+        query = sa.select(seat_users_t.c.seat, seat_users_t.c.user_id).where(seat_users_t.c.table_id == table_id)
+        with self.engine.connect() as connection:
+            return {row.seat: row.user_id for row in connection.execute(query)}
+
+    def seats_of_user(self, table_id: str, user_id: int) -> list[str]:
+        """The seats the account ``user_id`` holds at the table."""
+        query = sa.select(seat_users_t.c.seat).where(seat_users_t.c.table_id == table_id,
+                                                     seat_users_t.c.user_id == user_id)
+        with self.engine.connect() as connection:
+            return [row.seat for row in connection.execute(query)]
+
+    def user_by_id(self, user_id: int) -> dict[str, Any] | None:
+        """``{"id", "name", "rating", "experience"}`` of an account, or ``None``."""
+        query = sa.select(users_t.c.id, users_t.c.name, users_t.c.rating, users_t.c.experience).where(
+            users_t.c.id == user_id)
+        with self.engine.connect() as connection:
+            row = connection.execute(query).first()
+        if row is None:
+            return None
+        return {"id": row.id, "name": row.name, "rating": row.rating, "experience": row.experience}
 
     def set_due(self, table_id: str, due: datetime | None) -> None:
         """Set when the server must next act on the table by itself (``None``: never)."""
