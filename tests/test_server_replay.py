@@ -125,7 +125,7 @@ def check_frames(played: Played, out: dict[str, Any]) -> list[dict[str, Any]]:
     with the narration told live."""
     t = played.table
     log = t.to_dict()["log"]["events"]
-    shown = out["frames"]
+    shown: list[dict[str, Any]] = out["frames"]
     assert len(shown) == len(log)
     assert [f["index"] for f in shown] == list(range(len(log)))
     assert [f["event"] for f in shown] == log

@@ -38,12 +38,17 @@ function diceText(dice) {
   return dice ? `${dice[0]}-${dice[1]}` : "";
 }
 
+/** `text` ending with a full stop. */
+function sentence(text) {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 /** What the snapshot waits for, in words. */
 function statusWords(frame) {
   const s = frame.snapshot;
   const game = `Game ${frame.game}`;
-  if (s.over) return `${game}: ${s.result ? s.result + " " : ""}The match is over.`;
-  if (s.phase === "over") return `${game}: ${s.result || "the game is over."}`;
+  if (s.over) return `${game}: ${s.result ? sentence(s.result) + " " : ""}The match is over.`;
+  if (s.phase === "over") return `${game}: ${sentence(s.result || "the game is over")}`;
   if (s.phase === "opening") return `${game}: the opening roll.`;
   const who = s.on_roll || "";
   if (s.offer && s.offer.kind === "double") return `${game}: ${s.offer.by} doubles to ${s.offer.cube}; ${s.offer.waiting.join(", ")} to answer.`;
