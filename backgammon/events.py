@@ -51,6 +51,8 @@ __all__ = [
     "Decline",
     "Double",
     "Event",
+    "FORFEIT_REASONS",
+    "Forfeit",
     "GameEnd",
     "GameEvent",
     "GameResult",
@@ -436,8 +438,27 @@ class GameStart(Event, type="game_start", primary=False):
     crawford: bool = False
 
 
+#: Why a player forfeits a match: ``"time"`` (their clock ran out) or ``"abandoned"`` (they left).
+FORFEIT_REASONS: tuple[str, ...] = ("time", "abandoned")
+
+
+class Forfeit(Event, type="forfeit", arguments=("reason",)):
+    """``player`` lost the match without playing it out, for ``reason`` (one of
+    :data:`FORFEIT_REASONS`): the other player wins it (R32); in a money session the session
+    ends with the score as it stands. Not a game's event: a match log has it after the
+    unfinished game's events, before its :class:`MatchEnd`.
+
+    >>> Forfeit(1, "time").to_dict()
+    {'type': 'forfeit', 'player': 1, 'reason': 'time'}
+    """
+
+    player: int
+    reason: str
+
+
 class MatchEnd(Event, type="match_end", primary=False):
-    """A match log's last event: ``winner`` reached the match length (R32). Derived.
+    """A match log's last event: ``winner`` reached the match length (R32), or the other
+    player forfeited (:class:`Forfeit`). Derived.
 
     >>> MatchEnd(0, (7, 3)).to_dict()
     {'type': 'match_end', 'winner': 0, 'score': [7, 3]}
@@ -462,8 +483,8 @@ GameEvent = (
     | Decline
     | GameEnd
 )
-#: The events of a match log: a game's, and the match's markers.
-MatchEvent = GameEvent | GameStart | MatchEnd
+#: The events of a match log: a game's, the match's markers, and a forfeit.
+MatchEvent = GameEvent | GameStart | Forfeit | MatchEnd
 
 #: The event classes of one game's log, in the order a game meets them.
 GAME_EVENT_TYPES: tuple[type[Any], ...] = (
@@ -547,6 +568,12 @@ def _text(value: Any) -> str:
     return value
 
 
+def _reason(value: Any) -> str:
+    if value not in FORFEIT_REASONS:
+        raise ValueError(f"{value!r} is not a reason to forfeit ({', '.join(FORFEIT_REASONS)})")
+    return str(value)
+
+
 def _bool(value: Any) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"{value!r} is not true or false")
@@ -570,6 +597,7 @@ _CONVERT: dict[Any, Callable[[Any], Any]] = {
     ("dice", tuple[int, int]): _dice,
     ("dice", tuple[int, ...]): _throw,
     ("position_id", str): _text,
+    ("reason", str): _reason,
 }
 
 

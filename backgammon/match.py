@@ -5,7 +5,11 @@ Act on the current game, :attr:`Match.game`; when it ends, the match adds its po
 score and starts the next game at once (unless the match is over). In a match the
 Crawford game (R33) is the game right after a player first reaches exactly N − 1 points;
 games after it are post-Crawford. With ``length=0`` the same class is a money session:
-it never ends and keeps a running score of points won.
+it keeps a running score of points won and ends only when a player forfeits it.
+
+A player who runs out of time or leaves forfeits (:meth:`Match.forfeit`): the other player
+wins the match, their score shown as the match length (R32); a money session ends with the
+score as it stands. The log records a :class:`~backgammon.events.Forfeit`.
 
 The score may pass N (a gammon at 4-away in a 5-point match): :attr:`Match.score` keeps the
 points as won, and only reporting caps them (:attr:`Match.capped_score`,
@@ -42,7 +46,9 @@ from typing import Any, TypedDict, Unpack, cast
 from .dice import DiceSource, SecureDice
 from .errors import BackgammonError, IllegalActionError, Refusal
 from .events import (
+    FORFEIT_REASONS,
     FORMAT_VERSION,
+    Forfeit,
     GameEvent,
     GameResult,
     GameStart,
@@ -90,6 +96,7 @@ class Match(Logged):
 
     __slots__ = (
         "_crawford_used",
+        "_forfeit",
         "_games",
         "_rules",
         "_score",
@@ -127,6 +134,7 @@ class Match(Logged):
         self._starts: list[GameStart] = []
         self._crawford_used = post_crawford
         self._winner: int | None = None
+        self._forfeit: Forfeit | None = None
         # Game() checks the score and the Crawford flag
         first = Game(self._rules, dice=self._source, score=score, crawford=crawford)
         self._score = first.score
@@ -218,7 +226,7 @@ class Match(Logged):
     @property
     def crawford(self) -> bool:
         """True while the current game is the Crawford game (R33)."""
-        return self.game.crawford and not self.game.is_over()
+        return self.game.crawford and not self.game.is_over() and self._winner is None
 
     @property
     def post_crawford(self) -> bool:
@@ -226,10 +234,44 @@ class Match(Logged):
         return self._crawford_used and not self.crawford
 
     def is_over(self) -> bool:
-        """True once a player has reached N (never for a money session)."""
+        """True once a player has reached N or forfeited (a money session: once forfeited)."""
         return self._winner is not None
 
     winner = ReadOnly[int | None]("_winner", "The winner of the match, once it is over.")
+    forfeited = ReadOnly[Forfeit | None]("_forfeit", "The forfeit that ended the match, if one did.")
+
+    def forfeit(self, reason: str, *, player: int) -> None:
+        """``player`` loses the match without playing it out: ``reason`` is ``"time"`` (their
+        clock ran out) or ``"abandoned"`` (they left). The other player wins the match and
+        their score becomes the match length (R32); a money session ends with the score as
+        it stands. The game in progress is left as it stood: act on it no more.
+
+        >>> m = Match(5)
+        >>> m.forfeit("time", player=0)
+        >>> m.is_over(), m.winner, m.score, [e.type for e in m.events[-2:]]
+        (True, 1, (0, 5), ['forfeit', 'match_end'])
+        >>> m.forfeit("time", player=1)
+        Traceback (most recent call last):
+        ...
+        backgammon.errors.IllegalActionError: forfeit by player 1: the match is over (R32)
+        """
+        if player not in (0, 1) or isinstance(player, bool):
+            raise BackgammonError(f"player={player!r}: a match's players are 0 and 1")
+        if reason not in FORFEIT_REASONS:
+            raise BackgammonError(
+                f"reason={reason!r}: a match is forfeited on {' or by '.join(map(repr, FORFEIT_REASONS))}"
+            )
+        if self._winner is not None:
+            refusal = Refusal("forfeit", player, "R32", "the match is over")
+            raise IllegalActionError(f"forfeit by player {player}: {refusal}", refusal)
+        winner = 1 - player
+        self._forfeit = Forfeit(player, reason)
+        self._winner = winner
+        n = self.length
+        if n:
+            score = list(self._score)
+            score[winner] = max(score[winner], n)  # R32: the winner has the match
+            self._score = (score[0], score[1])
 
     @property
     def events(self) -> tuple[MatchEvent, ...]:
@@ -239,6 +281,8 @@ class Match(Logged):
         for start, game in zip(self._starts, self._games):
             out.append(start)
             out.extend(game.events)
+        if self._forfeit is not None:
+            out.append(self._forfeit)
         if self._winner is not None:
             out.append(MatchEnd(self._winner, self._score))
         return tuple(out)
@@ -298,7 +342,13 @@ class Match(Logged):
                         f"replaying event {i} ({event.type}): the match is over (R32)",
                         Refusal(event.type, getattr(event, "player", None), "R32", "the match is over"),
                     )
-                match.game._dispatch(cast(GameEvent, event), i)
+                if isinstance(event, Forfeit):
+                    try:
+                        event.apply(match)
+                    except BackgammonError as exc:
+                        raise type(exc)(f"replaying event {i} (forfeit): {exc}", exc.refusal) from exc
+                else:
+                    match.game._dispatch(cast(GameEvent, event), i)
         check_same_log(match.events, log)
         return match
 
@@ -337,7 +387,7 @@ class Match(Logged):
         return self._replay_same(self.events)
 
     def _key(self) -> tuple[Any, ...]:
-        state = (self._rules, self._start, self._score, self._winner, self._crawford_used)
+        state = (self._rules, self._start, self._score, self._winner, self._crawford_used, self._forfeit)
         return (*state, self.events, tuple(self._games))
 
 
@@ -380,11 +430,18 @@ class Match(Logged):
 
     def status(self) -> str:
         """One line: the score and the state of the current game."""
+        forfeit = self._forfeit
         if self.is_money:
             head = f"money session, game {self.game_number}, score {self._score[0]}-{self._score[1]}"
+            if forfeit is not None:
+                why = "ran out of time" if forfeit.reason == "time" else "left"
+                return f"{head}; player {forfeit.player} {why}: the session is over"
         else:
             s0, s1 = self.capped_score
             head = f"{self.length}-point match, game {self.game_number}, score {s0}-{s1}"
+            if forfeit is not None:
+                why = "lost the match on time" if forfeit.reason == "time" else "left the match"
+                return f"{head}; player {forfeit.player} {why}: player {self._winner} wins"
             if self._winner is not None:
                 return f"{head}; player {self._winner} wins the match"
             if self.crawford:

@@ -17,6 +17,7 @@ from backgammon.events import (
     Decline,
     Double,
     Event,
+    Forfeit,
     GameEnd,
     GameResult,
     GameStart,
@@ -57,6 +58,7 @@ EVENTS: list[Event] = [
     Decline(1),
     GameEnd(RESULT),
     GameStart(3, (2, 4), True),
+    Forfeit(1, "time"),
     MatchEnd(0, (7, 4)),
 ]
 
@@ -94,6 +96,7 @@ def test_primary_and_derived() -> None:
         "resign",
         "accept",
         "decline",
+        "forfeit",
     }
     assert not AutomaticDouble.primary and not GameEnd.primary
     assert not GameStart.primary and not MatchEnd.primary

@@ -190,8 +190,8 @@ class Contest(abc.ABC):
 
     def mover(self) -> str | None:
         """The seat that rolls and plays the checkers of the side on roll; ``None`` before
-        the opening roll and between games."""
-        if self.game_over():
+        the opening roll, between games and once the contest is over."""
+        if self.game_over() or self.is_over():
             return None
         return self._mover_of(self.game().on_roll)
 
@@ -257,12 +257,22 @@ class MatchContest(Contest):
         return self.match.game
 
     def phase(self) -> str:
-        return self.match.game.phase.value
-
+        return Phase.OVER.value if self.match.is_over() else self.match.game.phase.value
 
     def log_size(self) -> int:
         m = self.match
-        return sum(len(g.events) for g in m.games) + m.game_number + m.is_over()
+        return sum(len(g.events) for g in m.games) + m.game_number + (m.forfeited is not None) + m.is_over()
+
+    def forfeit(self, seat: str, reason: str) -> None:
+        """``seat`` loses the match on ``reason`` (``"time"`` or ``"abandoned"``): see
+        :meth:`Match.forfeit <backgammon.match.Match.forfeit>`.
+
+        >>> c = MatchContest(("ann", "bob"), length=3)
+        >>> c.forfeit("ann", "abandoned")
+        >>> c.is_over(), c.match.winner, c.match.score, c.phase(), c.to_act()
+        (True, 1, (0, 3), 'over', ())
+        """
+        self.match.forfeit(reason, player=self.side(seat))
 
     def to_act(self) -> tuple[str, ...]:
         if self.match.is_over():
@@ -321,6 +331,8 @@ class MatchContest(Contest):
 
     def offer(self) -> Offer | None:
         game = self.match.game
+        if self.match.is_over():
+            return None
         if game.phase is Phase.CUBE:
             on_roll = game.on_roll
             assert on_roll is not None

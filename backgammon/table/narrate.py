@@ -380,8 +380,21 @@ class Narrator:
         if self._chouette() is None:
             yield Line(self.result_text(e.result), "strong")
 
+    def on_forfeit(self, e: Any) -> Iterable[Line]:
+        """``ann lost the match on time: bob wins.`` / ``ann left the match: bob wins.``
+        (a money session: ``ann left the session.``)."""
+        contest = self.table.contest
+        money = not contest.rules.match_length
+        what = "session" if money else "match"
+        name = self.name(e.player)
+        text = f"{name} lost the {what} on time" if e.reason == "time" else f"{name} left the {what}"
+        yield Line(text + "." if money else f"{text}: {self.subject(1 - e.player, 'win')}.", "strong")
+
     def on_match_end(self, e: Any) -> Iterable[Line]:
         contest = self.table.contest
         n = contest.rules.match_length
+        if not n:  # a money session ends only when a player forfeits it
+            yield Line(f"The session is over: {self.name(0)} {e.score[0]}, {self.name(1)} {e.score[1]}.", "strong")
+            return
         s0, s1 = (min(s, n) for s in e.score)
         yield Line(f"{self.subject(e.winner, 'win')} the {n}-point match {max(s0, s1)}-{min(s0, s1)}!", "strong")

@@ -115,8 +115,10 @@ class Snapshot:
     seats: tuple[SeatView, ...]
     position_id: str
     match_id: str | None
-    result: str | None  #: how the last finished game ended, while the next has not started
+    result: str | None  #: how the last finished game ended, while the next has not started (or the forfeit)
     over: bool
+    winner: str | None = None  #: the seat that won the match, once it is over (a match or money session)
+    forfeit: dict[str, str] | None = None  #: ``{"seat", "reason"}`` when a seat forfeited the match
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (the view the web client receives)."""
@@ -176,6 +178,8 @@ def snapshot(table: Table, viewer: str | None) -> Snapshot:
     seats = _seats(table)
     crawford = post = False
     match_id: str | None = None
+    winner: str | None = None
+    forfeit: dict[str, str] | None = None
     if isinstance(contest, MatchContest):
         m = contest.match
         kind = "money" if m.is_money else "match"
@@ -189,6 +193,13 @@ def snapshot(table: Table, viewer: str | None) -> Snapshot:
             match_id = None
         last = m.games[-2].result if contest.phase() == "opening" and len(m.games) > 1 else game.result
         result = None if last is None else last.text(contest.seats)
+        winner = None if m.winner is None else contest.seats[m.winner]
+        if m.forfeited is not None:
+            loser = contest.seats[m.forfeited.player]
+            forfeit = {"seat": loser, "reason": m.forfeited.reason}
+            what = "session" if m.is_money else "match"
+            lost = f"lost the {what} on time" if m.forfeited.reason == "time" else f"left the {what}"
+            result = f"{loser} {lost}: {winner} wins"
     else:
         assert isinstance(contest, ChouetteContest)
         c = contest.chouette
@@ -225,4 +236,6 @@ def snapshot(table: Table, viewer: str | None) -> Snapshot:
         match_id=match_id,
         result=result,
         over=contest.is_over(),
+        winner=winner,
+        forfeit=forfeit,
     )

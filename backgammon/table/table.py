@@ -10,6 +10,9 @@ command changes nothing. Bots sit at seats like people: :meth:`Table.bot_to_act`
 bot must act and :meth:`Table.play_bot` makes it act (through
 :func:`backgammon.table.decide.decide`, the one place where bots decide).
 
+A player who runs out of time or leaves loses the match: the front end (not a seat) calls
+:meth:`Table.forfeit`.
+
 A play is tentative until confirmed (R42): ``Play(move)`` or ``Step(origin, die)`` build it,
 ``Undo`` takes back the last part, ``Confirm`` plays it. The tentative play is part of the
 table's state (it is saved and shown in the snapshot), not of the game's log.
@@ -144,10 +147,11 @@ class Request:
 @dataclass(frozen=True)
 class Outcome:
     """What :meth:`Table.submit` did: the log ``events`` the command added (none for a
-    tentative step), or the ``refusal`` that stopped it (and then nothing changed)."""
+    tentative step), or the ``refusal`` that stopped it (and then nothing changed).
+    ``command`` is ``None`` for what no seat asked for (:meth:`Table.forfeit`)."""
 
     seat: str
-    command: cmd.Command
+    command: cmd.Command | None
     events: tuple[Any, ...] = ()
     refusal: Refusal | None = None
 
@@ -160,7 +164,7 @@ class Outcome:
         """JSON-ready dict."""
         return {
             "seat": self.seat,
-            "command": self.command.to_dict(),
+            "command": None if self.command is None else self.command.to_dict(),
             "events": [e.to_dict() for e in self.events],
             "refusal": None if self.refusal is None else self.refusal.to_dict(),
         }
@@ -393,6 +397,28 @@ class Table:
         if not dry:
             self._tentative = new
             self._tentative_at = contest.log_size()
+
+    def forfeit(self, seat: str, reason: str) -> Outcome:
+        """``seat`` loses the match: ``reason`` is ``"time"`` (its clock ran out) or
+        ``"abandoned"`` (it left). The other seat wins the match, its score the match length
+        (R32); a money session ends with the score as it stands. Not a command a seat sends:
+        the front end calls it. Raises :class:`~backgammon.errors.BackgammonError` for a
+        chouette, an unknown seat or reason, and once the match is over.
+
+        >>> t = Table.match([Seat("ann"), Seat("bob")], length=5)
+        >>> [e.to_dict() for e in t.forfeit("ann", "time").events]
+        [{'type': 'forfeit', 'player': 0, 'reason': 'time'}, {'type': 'match_end', 'winner': 1, 'score': [0, 5]}]
+        >>> t.contest.is_over(), t.requests(), t.bot_to_act()
+        (True, (), None)
+        """
+        self.seat(seat)
+        contest = self._contest
+        if not isinstance(contest, MatchContest):
+            refusal = Refusal("forfeit", seat, None, "only a match or a money session can be forfeited, not a chouette")
+            raise _error(refusal)
+        before = contest.log_size()
+        contest.forfeit(seat, reason)
+        return Outcome(seat, None, tuple(contest.events[before:]))
 
     # -- bots ---------------------------------------------------------------------------
 
