@@ -181,6 +181,17 @@ def test_register_login_logout_and_me(client: TestClient) -> None:
     assert again.status_code == 200 and again.json()["user"]["name"] == "Ann"
     assert again.json()["csrf"] != body["csrf"]                      # a new session, a new token
     assert client.get("/api/me").json()["user"]["name"] == "Ann"
+    assert len(rows(store_of(client), sessions_t)) == 1
+
+
+def test_a_new_login_ends_the_session_the_browser_held(client: TestClient) -> None:
+    register(client)
+    first = client.cookies[COOKIE]
+    assert login(client).status_code == 200          # the browser still sends the first cookie
+    second = client.cookies[COOKIE]
+    assert second != first
+    assert me(client, first)["user"] is None and me(client, second)["user"]["name"] == "ann"
+    assert len(rows(store_of(client), sessions_t)) == 1
 
 
 def test_logout_deletes_the_session_itself(client: TestClient) -> None:
@@ -264,7 +275,7 @@ def test_a_post_with_the_session_cookie_needs_the_csrf_header(client: TestClient
     refused = client.post("/api/echo")
     assert refused.status_code == 403
     assert "X-CSRF-Token" in refused.json()["error"]
-    assert client.post("/api/echo", headers={"X-CSRF-Token": "x" + csrf[1:]}).status_code == 403
+    assert client.post("/api/echo", headers={"X-CSRF-Token": ("y" if csrf[0] == "x" else "x") + csrf[1:]}).status_code == 403
     assert client.post("/api/logout").status_code == 403               # logging out needs it too
     assert client.get("/api/me").json()["user"]["name"] == "ann"      # ... so the session lives on
     accepted = client.post("/api/echo", headers={"X-CSRF-Token": csrf})

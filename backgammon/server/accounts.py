@@ -660,13 +660,21 @@ def _handles_errors(handler: Any) -> Any:
     return wrapped
 
 
+async def _end_previous(request: Request) -> None:
+    """A new session replaces the one the browser held (if any): that one ends."""
+    token = request.cookies.get(COOKIE)
+    if token:
+        await _accounts(request).logout(token)
+
+
 @_handles_errors
 async def register_route(request: Request) -> Response:
     """``POST /api/register`` ``{"name", "password", "seats"?}``: a new account, logged in."""
     _refuse_origin(request)
     body = await _body(request)
     user, token, csrf = await _accounts(request).register_session(
-        body.get("name"), body.get("password"), _address(request), body.get("seats") or ())
+        body.get("name", ""), body.get("password", ""), _address(request), body.get("seats") or ())
+    await _end_previous(request)
     response = _answer(user, csrf)
     _set_cookie(response, request, token)
     return response
@@ -678,7 +686,8 @@ async def login_route(request: Request) -> Response:
     _refuse_origin(request)
     body = await _body(request)
     user, token, csrf = await _accounts(request).login_session(
-        body.get("name"), body.get("password"), _address(request))
+        body.get("name", ""), body.get("password", ""), _address(request))
+    await _end_previous(request)
     response = _answer(user, csrf)
     _set_cookie(response, request, token)
     return response
@@ -704,7 +713,7 @@ async def password_route(request: Request) -> Response:
     if found is None:
         raise AccountError("log in first: only a logged-in account can change its password", 401)
     body = await _body(request)
-    await _accounts(request).change_password(found[0], body.get("old"), body.get("new"),
+    await _accounts(request).change_password(found[0], body.get("old", ""), body.get("new", ""),
                                              keep=request.cookies.get(COOKIE))
     return _answer(*found)
 
