@@ -302,11 +302,10 @@ def test_a_resigned_last_game_gives_the_reason_resigned(store: Store) -> None:
     assert (row.winner_seat, row.loser_seat, row.reason, row.score) == ("bob", "ann", "resigned", {"ann": 0, "bob": 1})
 
 
-@pytest.mark.skipif(not hasattr(Table, "forfeit"), reason="Table.forfeit is not there yet")
 @pytest.mark.parametrize("why", ["time", "abandoned"])
 def test_a_forfeited_match_gives_its_reason(store: Store, why: str) -> None:
     table = partly_played()
-    table.forfeit("ann", why)  # type: ignore[attr-defined]
+    table.forfeit("ann", why)
     assert table.contest.is_over()
     ids = two_players(store, table)
     settings = settings_of(table)
