@@ -424,7 +424,7 @@ def test_the_clocks_count_down_from_the_servers_values(people: People, server: S
     expect(page.locator('#scoreboard li[data-seat="zed"] [data-testid="rating"]')).to_have_text("1623")
     expect(page.locator('#scoreboard li[data-seat="yan"] a.name')).to_have_count(0)
     expect(page.locator('#table-badges [data-testid="rated-badge"]')).to_have_text("rated")
-    expect(page.locator('#table-badges [data-testid="clock-badge"]')).to_contain_text("blitz: 8 s a move + 20 s a point")
+    expect(page.locator('#table-badges [data-testid="clock-badge"]')).to_contain_text("blitz: 8 s + 20 s/point")
     # the delay runs out (3 s), then the reserve: 00:11 by about 4 s after the state
     expect(zed.locator(".delay")).to_have_text("", timeout=6_000)
     expect(zed.locator(".reserve")).to_have_text(re.compile(r"^00:1[01]$"))

@@ -24,10 +24,11 @@ function duration(seconds) {
   return rest ? `${Math.floor(s / 60)} min ${rest} s` : `${s / 60} min`;
 }
 
-/** A time control (TimeControl.to_dict()) in words: "blitz: 8 s a move + 20 s a point". */
+/** A time control (TimeControl.to_dict()) in words: "blitz: 8 s + 20 s/point" (a delay for
+ *  each move, then a reserve per match point). */
 export function clockWords(control) {
   if (!control) return "no clock";
-  return `${control.name}: ${duration(control.delay)} a move + ${duration(control.per_point)} a point`;
+  return `${control.name}: ${duration(control.delay)} + ${duration(control.per_point)}/point`;
 }
 
 /** A rating as people read it: 1502.37 → "1502". */

@@ -213,7 +213,12 @@ function renderHeader() {
     document.title = `Backgammon — ${describeTable(info)}`;
     const badges = [];
     if (info.rated) badges.push(badge("rated", "rated"));
-    if (info.clock) badges.push(badge("control", `clock ${clockWords(info.clock)}`));
+    if (info.clock) {
+      const control = badge("control", `clock ${clockWords(info.clock)}`);
+      control.title = `Each move has ${info.clock.delay} s free, then the player's reserve runs `
+        + `(${info.clock.per_point} s per match point); out of time loses the match.`;
+      badges.push(control);
+    }
     $("table-badges").replaceChildren(...badges);
   }
   if (!page.connection) return;
