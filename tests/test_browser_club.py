@@ -36,7 +36,9 @@ import pytest
 from tests.browser_support import CHROMIUM, REQUIRED, Server, browser, server  # noqa: F401  (fixtures)
 
 if not CHROMIUM.exists() and not REQUIRED:
-    pytest.skip("chromium is not installed (set BACKGAMMON_REQUIRE_BROWSER to fail instead)", allow_module_level=True)
+    pytest.skip(
+        "chromium is not installed (set BACKGAMMON_REQUIRE_BROWSER to fail instead)", allow_module_level=True
+    )
 
 from playwright.sync_api import (  # noqa: E402
     Browser,
@@ -57,7 +59,8 @@ BLITZ_SECONDS = 8 + 20  # delay + the reserve of a 1-point match (backgammon/clo
 VIEW_JS = """() => {
   const t = window.bgTable;
   if (!t || !t.state) return null;
-  return {seq: t.state.seq, seat: t.seat, snap: t.state.snapshots[t.seat] ?? null, table: t.state.table ?? null};
+  return {seq: t.state.seq, seat: t.seat, snap: t.state.snapshots[t.seat] ?? null,
+          table: t.state.table ?? null};
 }"""
 
 
@@ -161,7 +164,8 @@ def create_rated(page: Page, opponent: str, clock: str | None = None, bot: str =
     try:
         page.wait_for_url("**/t/*")
     except Exception as exc:
-        raise AssertionError(f"the lobby did not open the table: {page.locator('#create-error').inner_text()!r}") from exc
+        error = page.locator("#create-error").inner_text()
+        raise AssertionError(f"the lobby did not open the table: {error!r}") from exc
     page.locator("#table-main").wait_for()
     return page.url.rsplit("/", 1)[1]
 
@@ -183,7 +187,8 @@ def view(page: Page) -> dict[str, Any]:
 def wait_action(page: Page, action: str, timeout: float = 20_000) -> None:
     """Until the page's button for ``action`` is shown and enabled."""
     page.wait_for_function(
-        "(a) => { const b = document.querySelector(`#actions [data-action='${a}']`); return b && !b.hidden && !b.disabled; }",
+        "(a) => { const b = document.querySelector(`#actions [data-action='${a}']`);"
+        " return b && !b.hidden && !b.disabled; }",
         arg=action,
         timeout=timeout,
     )
@@ -228,7 +233,9 @@ def test_a_guest_cannot_tick_rated_and_an_account_can(people: People) -> None:
     expect(person.locator('[data-testid="rated-note"]')).to_contain_text("Only a match can be rated")
 
 
-def test_register_log_in_play_a_rated_match_and_see_the_rating_change(people: People, server: Server, tmp_path: Path) -> None:
+def test_register_log_in_play_a_rated_match_and_see_the_rating_change(
+    people: People, server: Server, tmp_path: Path
+) -> None:
     """Register, log out, log in; a rated 1-point match against the random bot with the rapid
     clock, created in the lobby; both clocks beside the names; the match is played to its end
     by a resignation (R31: the bot accepts); the banner gives both rating changes; the profile
@@ -265,7 +272,8 @@ def test_register_log_in_play_a_rated_match_and_see_the_rating_change(people: Pe
     banner = page.locator('[data-testid="result-banner"]')
     expect(banner).to_be_visible()
     expect(banner.locator(".result-text")).to_have_text(f"{name} resigned — random wins the match")
-    expect(banner.locator(".result-ratings")).to_contain_text(re.compile(rf"{name} 1500 → \d+ \(−\d+\.\d\d\)"))
+    ratings = banner.locator(".result-ratings")
+    expect(ratings).to_contain_text(re.compile(rf"{name} 1500 → \d+ \(−\d+\.\d\d\)"))
     expect(banner.locator('[data-testid="replay-link"]')).to_have_attribute("href", f"/r/{table_id}")
     expect(banner.locator('[data-testid="history-link"]')).to_have_attribute("href", f"/u/{name}/history")
     expect(page.locator('#actions [data-action="leave"]')).to_be_hidden()
@@ -385,8 +393,8 @@ def test_the_clocks_count_down_from_the_servers_values(people: People, server: S
     to their profiles with their ratings; the header says rated and which clock."""
     created = httpx.post(
         f"{server.url}/api/tables",
-        json={"kind": "match", "length": 1, "name": "zed", "seats": [{"kind": "human"}, {"kind": "human", "name": "yan"}],
-              "same_screen": True},
+        json={"kind": "match", "length": 1, "name": "zed", "same_screen": True,
+              "seats": [{"kind": "human"}, {"kind": "human", "name": "yan"}]},
         timeout=10,
     )
     assert created.status_code < 300, created.text
@@ -424,7 +432,8 @@ def test_the_clocks_count_down_from_the_servers_values(people: People, server: S
     expect(page.locator('#scoreboard li[data-seat="zed"] [data-testid="rating"]')).to_have_text("1623")
     expect(page.locator('#scoreboard li[data-seat="yan"] a.name')).to_have_count(0)
     expect(page.locator('#table-badges [data-testid="rated-badge"]')).to_have_text("rated")
-    expect(page.locator('#table-badges [data-testid="clock-badge"]')).to_contain_text("blitz: 8 s + 20 s/point")
+    badges = page.locator("#table-badges")
+    expect(badges.locator('[data-testid="clock-badge"]')).to_contain_text("blitz: 8 s + 20 s/point")
     # the delay runs out (3 s), then the reserve: 00:11 by about 4 s after the state
     expect(zed.locator(".delay")).to_have_text("", timeout=6_000)
     expect(zed.locator(".reserve")).to_have_text(re.compile(r"^00:1[01]$"))
@@ -476,22 +485,24 @@ def test_chat_menu_mute_report_limits_and_a_kick(people: People, server: Server)
     say_in_chat(bob, "hello there")
     line = ann.locator("#chat-lines li", has_text="hello there")
     expect(line).to_have_attribute("data-user", bob_name)
-    expect(bob.locator("#chat-lines li", has_text="hello there").locator(".chat-menu")).to_have_count(0)  # not one's own
+    own = bob.locator("#chat-lines li", has_text="hello there")
+    expect(own.locator(".chat-menu")).to_have_count(0)  # no menu on one's own lines
 
     line.locator(".chat-menu summary").click()
     ann.once("dialog", lambda dialog: dialog.accept("rude words"))
     line.locator('[data-chat-action="report"]').click()
-    expect(ann.locator('#chat-lines [data-testid="chat-note"]').last).to_contain_text(f"Your report about {bob_name} is recorded")
+    notes = ann.locator('#chat-lines [data-testid="chat-note"]')
+    expect(notes.last).to_contain_text(f"Your report about {bob_name} is recorded")
 
     line.locator(".chat-menu summary").click()
     line.locator('[data-chat-action="mute"]').click()
-    expect(ann.locator('#chat-lines [data-testid="chat-note"]').last).to_have_text(
+    expect(notes.last).to_have_text(
         f"You muted {bob_name}: their chat lines are hidden from you.")
     expect(ann.locator("#chat-lines li", has_text="hello there")).to_have_count(0)
     say_in_chat(bob, "can you hear me")
     expect(bob.locator("#chat-lines li", has_text="can you hear me")).to_have_count(1)
     say_in_chat(ann, "all quiet")
-    expect(bob.locator("#chat-lines li", has_text="all quiet")).to_have_count(1)  # ann's lines still reach bob
+    expect(bob.locator("#chat-lines li", has_text="all quiet")).to_have_count(1)  # ann's lines reach bob
     expect(ann.locator("#chat-lines li", has_text="all quiet")).to_have_count(1)
     expect(ann.locator("#chat-lines li", has_text="can you hear me")).to_have_count(0)
     ann.reload()  # a new connection: the server leaves out the muted account's lines itself
@@ -507,13 +518,15 @@ def test_chat_menu_mute_report_limits_and_a_kick(people: People, server: Server)
     expect(bob.locator("#chat-input")).to_have_value("line 6")
 
     promoted = subprocess.run(
-        [str(Path(sys.executable).with_name("backgammon")), "moderator", mod_name, "--database", server.database],
+        [str(Path(sys.executable).with_name("backgammon")), "moderator", mod_name,
+         "--database", server.database],
         capture_output=True, text=True, timeout=60,
     )
     assert promoted.returncode == 0, promoted.stderr
     sockets = bob.evaluate("window.__sockets.length")
     kicked = mod.evaluate(
-        "(b) => import('/static/account.js').then((m) => m.postJSON('/api/moderation/kick', b)).then(() => 'ok', (e) => e.message)",
+        "(b) => import('/static/account.js')"
+        ".then((m) => m.postJSON('/api/moderation/kick', b)).then(() => 'ok', (e) => e.message)",
         {"table": table_id, "name": bob_name, "reason": "testing kicks"},
     )
     assert kicked == "ok"

@@ -12,6 +12,7 @@ const $ = (id) => document.getElementById(id);
 const RESIGN_WORDS = { 1: "a single game", 2: "a gammon", 3: "a backgammon" };
 const AUTO_DELAY_MS = 450;
 const CLOCK_TICK_MS = 200;
+const CLOCK_OFFSETS_KEPT = 16; // states whose delivery is remembered (see onClock)
 const LOW_RESERVE_S = 10;   // a clock under this much reserve is shown in the warning colour
 const CHAT_ERROR_WINDOW_MS = 5000; // an error this soon after a chat line is about that line
 // What a seat is asked to do in each phase (the status line).
@@ -56,7 +57,8 @@ const page = {
   boardInfo: { complete: false, canUndo: false, canRedo: false, text: "" },
   user: null,          // the logged-in account ({name, role, rating, experience}) or null
   clock: null,         // the last state's clock object (null: no clock)
-  clockOffset: null,   // Date.now() - the server's "at", the smallest seen (skew + quickest delivery)
+  clockOffset: null,   // Date.now() - the server's "at": the smallest of the recent ones
+  clockOffsets: [],    // the recent ones (skew + delivery of each state)
   clockTimer: 0,
   chatSent: null,      // {text, at} of the last chat line sent (a refusal puts it back)
   muted: new Set(),    // accounts muted or blocked from this page (the server filters after a reconnect)
@@ -331,14 +333,18 @@ function renderScoreboard() {
 // -- clocks ------------------------------------------------------------------------------
 // The state's "clock" says what each seat had left at "at" (ms since the epoch, the server's
 // time). The page counts down from there by itself. Date.now() - at, taken when a state
-// arrives, is this browser's clock skew plus the message's delivery; the smallest seen stands
-// for the skew, so a fresh state counts from its arrival and an older "at" is still charged.
+// arrives, is this browser's clock skew plus the message's delivery; the smallest of the last
+// few stands for the skew, so a fresh state counts from its arrival, a late one is charged for
+// its delay, and a jump of this browser's clock is forgotten after a few states.
 
 function onClock(clock) {
   page.clock = clock && clock.seats ? clock : null;
   if (!page.clock) return;
   const offset = Date.now() - Number(clock.at);
-  if (Number.isFinite(offset)) page.clockOffset = page.clockOffset === null ? offset : Math.min(page.clockOffset, offset);
+  if (Number.isFinite(offset)) {
+    page.clockOffsets = [...page.clockOffsets.slice(-(CLOCK_OFFSETS_KEPT - 1)), offset];
+    page.clockOffset = Math.min(...page.clockOffsets);
+  }
   if (!page.clockTimer) page.clockTimer = setInterval(tickClocks, CLOCK_TICK_MS);
 }
 
