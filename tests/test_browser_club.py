@@ -232,6 +232,14 @@ def test_a_guest_cannot_tick_rated_and_an_account_can(people: People) -> None:
     expect(rated).to_be_disabled()
     expect(person.locator('[data-testid="rated-note"]')).to_contain_text("Only a match can be rated")
 
+    # the guest opens the invite to a rated match: told to log in, Join is off
+    table_id = create_rated(person, "online")
+    guest.goto(f"/t/{table_id}")
+    expect(guest.locator("#join-error")).to_contain_text("This match is rated: only accounts play it.")
+    expect(guest.locator('[data-testid="join-login"]')).to_have_attribute("href", f"/login?next=%2Ft%2F{table_id}")
+    expect(guest.locator('[data-testid="join"]')).to_be_disabled()
+    expect(guest.locator('[data-testid="watch"]')).to_be_enabled()
+
 
 def test_register_log_in_play_a_rated_match_and_see_the_rating_change(
     people: People, server: Server, tmp_path: Path

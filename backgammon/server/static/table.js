@@ -1181,6 +1181,16 @@ function offerSeat(info) {
   nameField.addEventListener("input", label);
   button.hidden = !free;
   nameField.closest("label").hidden = !free;
+  if (free && info.rated && !page.user) { // the server would refuse a guest: say so first
+    const note = $("join-error");
+    const login = document.createElement("a");
+    login.href = `/login?next=${encodeURIComponent(location.pathname)}`;
+    login.dataset.testid = "join-login";
+    login.textContent = "Log in or register";
+    note.replaceChildren("This match is rated: only accounts play it. ", login, " to take the seat, or watch.");
+    note.hidden = false;
+    button.disabled = true;
+  }
   (free ? nameField : $("watch-button")).focus();
   $("watch-button").addEventListener("click", connect);
   $("join-form").addEventListener("submit", async (event) => {
