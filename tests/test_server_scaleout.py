@@ -51,6 +51,8 @@ TIMEOUT = 20.0
 #: seconds within which a surviving process must take over a dead one's table (lease 15 s,
 #: a claim every few seconds, and a loaded test machine)
 TAKEOVER = 30.0
+#: commands a second a player sends at most (the server allows 20, bursts of 40)
+PACE = 12.0
 #: snapshot fields that depend on who is looking; every other field is the same for everybody
 VIEWER_FIELDS = frozenset({"viewer", "side", "actions", "legal", "tentative"})
 
@@ -185,6 +187,7 @@ class Player:
         self.log: list[dict[str, str]] = []
         self.next_id = 0
         self.fresh = True
+        self.sent_at = 0.0
 
     async def connect(self, server: Server) -> dict[str, Any]:
         """Open a connection to ``server`` and say hello; the first ``state``."""
@@ -241,7 +244,12 @@ class Player:
         return await self.until("state", lambda m: m["seq"] >= seq and bool(m["snapshots"]), timeout)
 
     async def command(self, command: dict[str, Any]) -> None:
-        """Send ``command``; it must be acknowledged."""
+        """Send ``command`` (at most :data:`PACE` a second, under the server's throttle of 20);
+        it must be acknowledged."""
+        wait = self.sent_at + 1 / PACE - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.sent_at = time.monotonic()
         self.next_id += 1
         await self.ws.send(json.dumps({"type": "command", "seat": self.seat, "id": self.next_id, "command": command}))
         while (reply := await self.recv())["type"] not in ("ack", "refused"):
