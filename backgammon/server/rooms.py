@@ -358,6 +358,7 @@ class Room:
             seat, command, id = message.seat, message.command, message.id
             if not await self._may_act(conn, seat, id):
                 return
+            reloaded = False
             for _ in range(RETRIES):
                 table = self.table
                 assert table is not None
@@ -365,10 +366,13 @@ class Room:
                 outcome = table.submit(seat, command)
                 if outcome.refusal is not None:
                     await self._send(conn, protocol.refused(id, outcome.refusal, seat))
+                    if reloaded:  # the table had moved on: show everybody here where it is
+                        await self.broadcast_state()
                     return
                 result = await self._commit(seat, command.to_dict(), outcome.events, before,
                                             tentative=isinstance(command, _TENTATIVE))
                 if result == "stale":
+                    reloaded = True
                     continue
                 if result == "ok":
                     await self._send(conn, protocol.ack(id))
@@ -388,6 +392,8 @@ class Room:
                 text = f"you do not hold the seat {seat!r}: you act for {', '.join(conn.seats)} only"
             await self._send(conn, protocol.error(text, id))
             return False
+        if self.table is None:
+            await self._reload()  # another process may have started it just now
         if self.table is None:
             text = "the table is waiting for players: play starts when every seat is taken"
             await self._send(conn, protocol.error(text, id))
