@@ -158,15 +158,16 @@ def test_the_clock_charges_only_the_seat_to_act(client: TestClient) -> None:
         assert clock["control"] == {"name": "blitz", "delay": 8.0, "per_point": 20.0}
         assert sorted(clock["running"]) == ["ann", "bob"]  # the opening roll waits for both
         assert clock["seats"]["ann"]["reserve"] == 60.0  # 20 s a point, a 3-point match
-        mover = None
-        for seat in ("ann", "bob"):
-            ws.send_json({"type": "command", "seat": seat, "command": {"type": "roll"}})
-            state = until(ws, "state")
-        state = until(ws, "state", lambda m: len(m["clock"]["running"]) == 1) if len(state["clock"]["running"]) != 1 else state
-        mover = state["clock"]["running"][0]
-        assert state["snapshots"][mover]["actions"]
+        ws.send_json({"type": "command", "seat": "ann", "id": 1, "command": {"type": "roll"}})
+        until(ws, "ack")
+        state = until(ws, "state")
+        running = state["clock"]["running"]
+        # the clock runs for the seats the game waits for, and only for them
+        assert running and all(state["snapshots"][seat]["actions"] for seat in running)
+        waiting = [seat for seat in ("ann", "bob") if seat not in running]
+        assert all(not state["snapshots"][seat]["actions"] for seat in waiting)
     record = client.app.state.store.load(table_id)  # type: ignore[attr-defined]
-    assert record.state["clock"]["running"] == [mover]
+    assert record.state["clock"]["running"] == running
 
 
 # -- two processes over one database --------------------------------------------------------------

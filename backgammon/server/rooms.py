@@ -149,9 +149,9 @@ def _clock_seats(table: Table) -> tuple[str, ...]:
     contest = table.contest
     if contest.is_over():
         return ()
-    awaited = contest.to_act()
+    awaited = tuple(seat for seat in contest.to_act() if table.actions(seat))
     if awaited:
-        return tuple(awaited)
+        return awaited
     return tuple(r.seat for r in table.requests())
 
 
