@@ -178,9 +178,20 @@ def _serve(args: argparse.Namespace) -> int:
     Store(url).close()  # a sentence now, rather than a failed start-up later
     redis = args.redis or os.environ.get("BACKGAMMON_REDIS") or None
     if redis:
+        import asyncio
+
         from .server.bus import make_bus
 
-        make_bus(redis)  # a sentence now for a URL that is not Redis's
+        async def reach() -> None:
+            bus = make_bus(redis)  # a sentence now for a URL that is not Redis's
+
+            async def ignore(message: dict[str, object]) -> None:
+                return None
+
+            await bus.start(ignore)  # ... or for a Redis that does not answer
+            await bus.close()
+
+        asyncio.run(reach())
     print(f"Open http://{args.host}:{args.port}/ in your browser (backgammon play is the terminal game).", flush=True)
     app = create_app(url, bot_delay=args.bot_delay, redis_url=redis)
     # the garbage collector's pauses set the server's p99 under load: tune it for many tables
@@ -203,7 +214,8 @@ def _moderator(args: argparse.Namespace) -> int:
     from .server.store import Store, default_url
 
     with Store(args.database or default_url()) as store:
-        print(grant_moderator(store, args.name, revoke=args.revoke))
+        name = grant_moderator(store, args.name, revoke=args.revoke)
+    print(f"{name} is a player again." if args.revoke else f"{name} is now a moderator.")
     return 0
 
 

@@ -170,6 +170,11 @@ def test_the_clock_charges_only_the_seat_to_act(client: TestClient) -> None:
     assert record.state["clock"]["running"] == running
 
 
+def test_health_says_the_database_and_the_bus_answer(client: TestClient) -> None:
+    answer = client.get("/api/health")
+    assert answer.status_code == 200 and answer.json()["ok"] is True and answer.json()["problems"] == []
+
+
 # -- two processes over one database --------------------------------------------------------------
 
 

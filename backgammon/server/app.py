@@ -21,7 +21,10 @@ from typing import Any
 
 import anyio
 from argon2 import PasswordHasher
+import sqlalchemy as sa
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -110,6 +113,29 @@ async def verify_page(request: Request) -> Response:
 
 
 # -- the JSON API ----------------------------------------------------------------------------------
+
+
+async def health(request: Request) -> Response:
+    """``GET /api/health``: this process, its database and its bus answer (503 otherwise)."""
+    club = _club(request)
+
+    def ping() -> None:
+        with club.store.engine.connect() as connection:
+            connection.execute(sa.text("select 1"))
+
+    problems = []
+    try:
+        await anyio.to_thread.run_sync(ping)
+    except Exception as exc:  # noqa: BLE001 - any failure is the answer
+        problems.append(f"database: {exc}")
+    try:
+        reached = await club.bus.lease(f"health:{club.bus.id}", 5.0)
+    except Exception:  # noqa: BLE001 - any failure is the answer
+        reached = False
+    if not reached:
+        problems.append("bus: Redis does not answer")
+    body = {"ok": not problems, "rooms": len(club.rooms), "problems": problems}
+    return JSONResponse(body, status_code=200 if not problems else 503)
 
 
 async def bots(request: Request) -> Response:
@@ -327,6 +353,7 @@ def create_app(database_url: str | None = None, *, dice_factory: DiceFactory | N
         Route("/verify", verify_page),
         Route("/api/openapi.json", openapi),
         Route("/api/bots", bots),
+        Route("/api/health", health),
         Route("/api/tables", tables, methods=["GET", "POST"]),
         Route("/api/tables/{id}", table),
         Route("/api/tables/{id}/join", join, methods=["POST"]),
@@ -340,4 +367,6 @@ def create_app(database_url: str | None = None, *, dice_factory: DiceFactory | N
         WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    # the replay of a long match is a few MB of JSON: compress what is worth it
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(GZipMiddleware, minimum_size=2048)])

@@ -37,6 +37,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from .accounts import User, current_user, name_key, require_csrf
+from .protocol import CHAT_LIMIT
 from .rooms import RoomError
 from .store import (
     Store,
@@ -78,8 +79,8 @@ __all__ = [
     "routes",
 ]
 
-#: The longest chat line, in characters.
-CHAT_MAX = 300
+#: The longest chat line, in characters (the protocol's limit: one number for both).
+CHAT_MAX = CHAT_LIMIT
 #: At most this many chat lines ...
 CHAT_LINES = 5
 #: ... within this many seconds, per connection or account.

@@ -58,6 +58,16 @@ _PATHS: dict[str, Any] = {
         "operationId": "listBots",
         "responses": {"200": _json(_obj(("bots",), bots={"type": "array", "items": _STR}), "the bots")},
     }},
+    "/api/health": {"get": {
+        "summary": "whether this process, its database and its bus answer (for a load balancer)",
+        "operationId": "health",
+        "responses": {
+            "200": _json(_obj(("ok", "rooms", "problems"), ok={"type": "boolean"}, rooms=_INT,
+                              problems={"type": "array", "items": _STR}), "all is well"),
+            "503": _json(_obj(("ok", "rooms", "problems"), ok={"type": "boolean"}, rooms=_INT,
+                              problems={"type": "array", "items": _STR}), "the database or the bus fails"),
+        },
+    }},
     "/api/tables": {
         "get": {
             "summary": "the lobby: tables that are waiting or playing",

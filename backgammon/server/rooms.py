@@ -45,7 +45,7 @@ from ..table.decide import decide
 from . import protocol
 from .bus import Bus, LocalBus
 from .settings import SettingsError, build_table, settings_of, table_info, time_control, unique_name
-from .store import Commit, StaleWrite, Store, TableRecord, relations_t, users_t
+from .store import Commit, StaleWrite, Store, TableRecord
 from .writer import GroupCommit
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -155,17 +155,6 @@ def _clock_seats(table: Table) -> tuple[str, ...]:
     return tuple(r.seat for r in table.requests())
 
 
-def _muted_names(store: Store, user_id: int) -> frozenset[str]:
-    """The folded names of the accounts ``user_id`` mutes or blocks."""
-    query = (
-        sa.select(users_t.c.name_key)
-        .select_from(relations_t.join(users_t, users_t.c.id == relations_t.c.other_id))
-        .where(relations_t.c.user_id == user_id)
-    )
-    with store.engine.connect() as connection:
-        return frozenset(row.name_key for row in connection.execute(query))
-
-
 # -- a room --------------------------------------------------------------------------------------
 
 
@@ -192,6 +181,9 @@ class Room:
         self._driver: asyncio.Task[None] | None = None
         self._changed = asyncio.Event()
         self._refresh: asyncio.Task[None] | None = None
+        #: the newest command another process committed that this room has not read yet
+        self._wanted: int | None = None
+        self._refresh_forced = False
         if table is not None:
             self._start_narration(table)
 
@@ -313,7 +305,7 @@ class Room:
             await self._kicked(conn, "a moderator removed you from this table")
             return
         if user is not None:
-            conn.muted = await anyio.to_thread.run_sync(_muted_names, self.club.store, user.id)
+            conn.muted = await self.club.muted_by(user.id)
         async with self.lock:
             problem = None
             try:
@@ -341,13 +333,14 @@ class Room:
             await self._send(conn, self._view(conn))
             rows = await anyio.to_thread.run_sync(self.club.store.chat, self.id)
             for row in rows:
-                if row.name.casefold() in conn.muted:
+                if (row.user or row.name).casefold() in conn.muted:
                     continue
-                await self._send(conn, protocol.chat(row.name, row.text, row.at.isoformat(), row.spectator))
+                await self._send(conn, protocol.chat(row.name, row.text, row.at.isoformat(), row.spectator, row.user))
 
     def leave(self, conn: Connection) -> None:
         """``conn`` is gone (its seats' clocks keep running)."""
         self.connections.discard(conn)
+        self.club.chat_limiter.forget(f"conn:{id(conn)}")
 
     # -- commands --------------------------------------------------------------------------
 
@@ -480,7 +473,20 @@ class Room:
             return "stale"
         except Exception as exc:  # the database refused or is gone: back to what it holds
             log.error("table %s: commit %d failed: %s", self.id, seq, exc)
-            await self._reload()
+            try:
+                await self._reload()
+            except Exception as again:  # noqa: BLE001 - the database is gone: forget the room
+                log.error("table %s: cannot reload either (%s); it reopens from the database later",
+                          self.id, again)
+                self.club.rooms.pop(self.id, None)
+                await self.broadcast(protocol.error(f"the table could not be saved ({exc}); reconnect in a moment"))
+                for conn in list(self.connections):
+                    if conn.close is not None:
+                        try:
+                            await conn.close(1011, "the database is unavailable")
+                        except Exception:  # noqa: BLE001 - already closed
+                            pass
+                return "failed"
             await self.broadcast(protocol.error(f"the table could not be saved ({exc}); it was reloaded"))
             await self.broadcast_state()
             return "failed"
@@ -534,14 +540,19 @@ class Room:
         and tell this process's connections (in the background, coalesced)."""
         if seq is not None and seq <= self.record.seq:
             return
+        if seq is None:
+            self._refresh_forced = True
+        else:
+            self._wanted = max(seq, self._wanted or 0)
         if self._refresh is not None and not self._refresh.done():
-            return
-        self._refresh = asyncio.get_running_loop().create_task(self._refreshed(seq))
+            return  # the running reload reads again if a newer command arrived meanwhile
+        self._refresh = asyncio.get_running_loop().create_task(self._refreshed())
 
-    async def _refreshed(self, seq: int | None) -> None:
+    async def _refreshed(self) -> None:
         try:
-            async with self.lock:
-                if seq is None or self.record.seq < seq:
+            while self._refresh_forced or (self._wanted is not None and self.record.seq < self._wanted):
+                self._refresh_forced, self._wanted = False, None
+                async with self.lock:
                     started = self.table is not None
                     await self._reload()
                     if not started and self.table is not None:
@@ -682,13 +693,12 @@ class Room:
             return
         key = f"user:{conn.user.id}" if conn.user is not None else f"conn:{id(conn)}"
         if not self.club.chat_limiter.allow(key):
-            await self._send(conn, protocol.error("slow down: at most 5 chat lines in 10 seconds; "
-                                                  "this one was not sent"))
+            await self._send(conn, protocol.error(self.club.chat_limiter.refusal()))
             return
         store = self.club.store
-        row = await self.club.writer.run(store.add_chat, self.id, conn.name, text, conn.spectator)
         user = None if conn.user is None else conn.user.name
-        line = protocol.chat(row.name, row.text, row.at.isoformat(), row.spectator, user)
+        row = await self.club.writer.run(store.add_chat, self.id, conn.name, text, conn.spectator, user)
+        line = protocol.chat(row.name, row.text, row.at.isoformat(), row.spectator, row.user)
         await self.relay_chat(line)
         await self.club.publish({"type": "chat", "table": self.id, "line": line})
 
@@ -929,6 +939,11 @@ class Club:
         elif kind == "ban" and isinstance(message.get("user"), int):
             for each in list(self.rooms.values()):
                 await each.remove_user(message["user"], str(message.get("reason") or "banned"))
+        elif kind == "relations" and isinstance(message.get("user"), int):
+            await self._relations_local(message["user"])
+        elif kind == "reconnected":  # messages were lost while Redis was away: catch up
+            for each in list(self.rooms.values()):
+                each.refresh(None)
         elif kind == "rematch" and room is not None:
             await self._tell_rematch(room, str(message.get("new")), message.get("tokens") or {})
 
@@ -961,6 +976,28 @@ class Club:
             return
         if await self.accounts.by_name(name) is not None:
             raise RoomError(f"{name!r} is the name of an account: log in as {name}, or choose another name", 409)
+
+    async def muted_by(self, user_id: int) -> frozenset[str]:
+        """The folded names of the accounts ``user_id`` mutes or blocks (their chat is not
+        sent to ``user_id``)."""
+        from .moderation import relation_names
+
+        names = await relation_names(self.store, user_id)
+        return frozenset(name.casefold() for kind in ("mute", "block") for name in names.get(kind, []))
+
+    async def relations_changed(self, user_id: int) -> None:
+        """``user_id`` muted, blocked or forgave someone: their open connections (on every
+        process) filter chat by the new lists at once."""
+        await self.publish({"type": "relations", "user": user_id})
+        await self._relations_local(user_id)
+
+    async def _relations_local(self, user_id: int) -> None:
+        conns = [c for room in self.rooms.values() for c in room.connections
+                 if c.user is not None and c.user.id == user_id]
+        if conns:
+            muted = await self.muted_by(user_id)
+            for conn in conns:
+                conn.muted = muted
 
     async def kicked_from(self, table_id: str) -> set[int]:
         """The accounts a moderator removed from ``table_id``."""

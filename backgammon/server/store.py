@@ -124,6 +124,8 @@ chat_t = sa.Table(
     sa.Column("text", sa.Text, nullable=False),
     sa.Column("spectator", sa.Boolean, nullable=False),
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+    #: the account that said it (NULL: a guest)
+    sa.Column("user", sa.Text, nullable=True),
     sa.Index("ix_chat_table_id", "table_id", "id"),
 )
 
@@ -297,6 +299,8 @@ class ChatRow:
     text: str
     spectator: bool
     at: datetime
+    #: the account that said it (``None``: a guest)
+    user: str | None = None
 
 
 @dataclass(frozen=True)
@@ -427,6 +431,9 @@ def upgrade(connection: Connection) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.attributes["connection"] = connection
+    if connection.dialect.name == "postgresql":
+        # several server processes starting at once: one migrates, the others wait for it
+        connection.execute(sa.text("select pg_advisory_xact_lock(4242001)"))
     command.upgrade(cfg, "head")
 
 
@@ -685,21 +692,22 @@ class Store:
                 for row in connection.execute(query)
             ]
 
-    def add_chat(self, table_id: str, name: str, text: str, spectator: bool) -> ChatRow:
-        """Store a chat line of the table; :class:`UnknownTable` if there is no such table."""
+    def add_chat(self, table_id: str, name: str, text: str, spectator: bool, user: str | None = None) -> ChatRow:
+        """Store a chat line of the table (``user``: the account that said it);
+        :class:`UnknownTable` if there is no such table."""
         now = _now()
         try:
             with self.engine.begin() as connection:
                 result = connection.execute(
                     chat_t.insert().values(
-                        table_id=table_id, name=name, text=text, spectator=spectator, at=now
+                        table_id=table_id, name=name, text=text, spectator=spectator, at=now, user=user
                     )
                 )
                 key = result.inserted_primary_key
         except IntegrityError as exc:
             raise UnknownTable(f"there is no table {table_id} in the database") from exc
         assert key is not None
-        return ChatRow(int(key[0]), table_id, name, text, spectator, now)
+        return ChatRow(int(key[0]), table_id, name, text, spectator, now, user)
 
     def chat(self, table_id: str, limit: int = 100) -> list[ChatRow]:
         """The table's last ``limit`` chat lines, oldest first."""
@@ -709,7 +717,7 @@ class Store:
         with self.engine.connect() as connection:
             rows = list(connection.execute(query))
         return [
-            ChatRow(row.id, row.table_id, row.name, row.text, row.spectator, _utc(row.at))
+            ChatRow(row.id, row.table_id, row.name, row.text, row.spectator, _utc(row.at), row.user)
             for row in reversed(rows)
         ]
 
