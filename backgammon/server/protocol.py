@@ -12,7 +12,7 @@ CommandMessage(seat='ann', command=Roll(), id=1)
 >>> parse('{"type": "dance"}')
 Traceback (most recent call last):
 ...
-backgammon.server.protocol.ProtocolError: unknown message type 'dance'; send one of chat, command, hello, hint, mute_spectators, ping, seed
+backgammon.server.protocol.ProtocolError: unknown message type 'dance'; send one of chat, command, hello, hint, leave, mute_spectators, ping, seed
 >>> error("slow down")
 {'type': 'error', 'error': 'slow down'}
 """
