@@ -19,6 +19,7 @@ from starlette.testclient import TestClient
 from backgammon import clock as clock_module
 from backgammon.clock import TimeControl
 from backgammon.server.app import create_app
+from tests.test_store import pg_schema
 from tests.test_server import TWO_PEOPLE, create, hello, my_turn, recv, seeded, until
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -231,18 +232,8 @@ def _redis_url() -> str:
 
 
 def test_two_processes_with_redis_show_each_player_the_others_moves(tmp_path: Path) -> None:
-    from tests.test_store import postgres_base
-
-    base = postgres_base()
-    import sqlalchemy as sa
-
-    schema = "test_club_" + uuid.uuid4().hex[:12]
-    admin = sa.create_engine(base)
-    with admin.begin() as connection:
-        connection.execute(sa.text(f'create schema "{schema}"'))
-    url = f"{base}?options=-csearch_path%3D{schema}"
     bus = _redis_url()
-    try:
+    with pg_schema("test_club_") as url:
         with app(url, redis_url=bus) as a, app(url, redis_url=bus) as b:
             created = create(a, TWO_PEOPLE)
             table_id = created["table"]["id"]
@@ -266,7 +257,3 @@ def test_two_processes_with_redis_show_each_player_the_others_moves(tmp_path: Pa
             events = a.app.state.store.events(table_id)  # type: ignore[attr-defined]
             assert [e.seq for e in events] == list(range(1, len(events) + 1))
             assert {e.seat for e in events} >= {"ann", "bob"}
-    finally:
-        with admin.begin() as connection:
-            connection.execute(sa.text(f'drop schema "{schema}" cascade'))
-        admin.dispose()

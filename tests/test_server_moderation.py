@@ -48,21 +48,12 @@ from backgammon.server.store import (
     users_t,
 )
 
-from .test_store import pg_url, url  # noqa: F401  (fixtures: each test on SQLite and PostgreSQL)
+from .test_store import pg_url, store, url  # noqa: F401  (fixtures: each test on SQLite and PostgreSQL)
 
 NOW = datetime.now(timezone.utc)
 
 
 # -- helpers ---------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def store(url: str) -> Iterator[Store]:
-    s = Store(url)
-    try:
-        yield s
-    finally:
-        s.close()
 
 
 def make_user(store: Store, name: str, role: str = "player") -> User:

@@ -29,29 +29,12 @@ from backgammon.server.results import OPENAPI_PATHS, finish, result_of
 from backgammon.server.store import Commit, StaleWrite, Store, results_t, seat_users_t, tables_t, users_t
 from backgammon.table import Seat, Table, commands as cmd
 
-from .test_store import pg_url  # noqa: F401  (the fixture)
+from .test_store import pg_url, store, url  # noqa: F401  (fixtures: each test on SQLite and PostgreSQL)
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=timezone.utc)
 
 
 # -- fixtures and builders -----------------------------------------------------------------------
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Each test runs on a SQLite file and on PostgreSQL."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path}/club.sqlite3"
-    return str(request.getfixturevalue("pg_url"))
-
-
-@pytest.fixture
-def store(url: str) -> Iterator[Store]:
-    s = Store(url)
-    try:
-        yield s
-    finally:
-        s.close()
 
 
 @functools.lru_cache(maxsize=None)

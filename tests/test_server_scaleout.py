@@ -2,7 +2,7 @@
 "Scale-out"; docs/CLUB-DESIGN.md, "Server processes: the bus").
 
 Each test starts two real server processes, A and B, on two ports, against the real
-PostgreSQL (a fresh schema per test, see ``postgres_base`` in tests/test_store.py) and the
+PostgreSQL (a fresh schema per test, see ``pg_schema`` in tests/test_store.py) and the
 real Redis (a channel prefix of the test's own, in the URL: ``redis://...?prefix=...``), then:
 
 * a match between two people, one connected to A and one to B: both see every state (the same
@@ -33,7 +33,6 @@ from typing import Any
 
 import httpx
 import pytest
-import sqlalchemy as sa
 import websockets
 
 from backgammon.fairdice import verify_record
@@ -43,7 +42,7 @@ from backgammon.table import Narrator, Table
 from backgammon.table import commands as cmd
 
 from .test_server_bus import redis_base
-from .test_store import postgres_base
+from .test_store import pg_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 #: seconds to wait for any one message
@@ -65,17 +64,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.fixture
 def database() -> Iterator[str]:
     """A PostgreSQL URL whose search_path is a fresh schema (dropped afterwards)."""
-    base = postgres_base()
-    schema = "test_scale_" + uuid.uuid4().hex[:12]
-    admin = sa.create_engine(base)
-    with admin.begin() as connection:
-        connection.execute(sa.text(f'create schema "{schema}"'))
-    try:
-        yield f"{base}?options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as connection:
-            connection.execute(sa.text(f'drop schema "{schema}" cascade'))
-        admin.dispose()
+    with pg_schema("test_scale_") as url:
+        yield url
 
 
 @pytest.fixture

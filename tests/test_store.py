@@ -9,6 +9,7 @@ PostgreSQL tests skip (saying why) only when no server answers, and fail instead
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 import signal
 import subprocess
 import sys
@@ -90,8 +91,16 @@ def postgres_base() -> str:
 @pytest.fixture
 def pg_url() -> Iterator[str]:
     """A URL whose search_path is a fresh schema, dropped after the test."""
+    with pg_schema("test_store_") as url:
+        yield url
+
+
+@contextmanager
+def pg_schema(prefix: str) -> Iterator[str]:
+    """A PostgreSQL URL whose search_path is a fresh schema named ``prefix`` + a random
+    suffix (a subprocess can use the URL too), dropped at the end."""
     base = postgres_base()
-    schema = "test_store_" + uuid.uuid4().hex[:12]
+    schema = prefix + uuid.uuid4().hex[:12]
     admin = sa.create_engine(base)
     with admin.begin() as connection:
         connection.execute(sa.text(f'create schema "{schema}"'))

@@ -597,8 +597,6 @@ class Room:
             return
         self._driver = asyncio.get_running_loop().create_task(self._drive())
 
-    drive_bots = wake
-
     @property
     def idle(self) -> bool:
         """Nothing is being done by the server here, and no bot is to act: the table waits
