@@ -66,6 +66,7 @@ __all__ = [
     "OPENAPI_PATHS",
     "User",
     "current_user",
+    "json_object",
     "origin_ok",
     "require_csrf",
     "routes",
@@ -635,7 +636,10 @@ def _answer(user: User | None, csrf: str | None) -> JSONResponse:
                         headers={"Cache-Control": "no-store"})
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def json_object(request: Request) -> dict[str, Any]:
+    """The request's JSON object body (``{}`` when empty); :class:`AccountError` (400, or 413
+    past :data:`MAX_BODY` bytes) with a sentence otherwise. The club's JSON routes read their
+    bodies with it."""
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise AccountError(f"a request body is at most {MAX_BODY} bytes", 413)
@@ -671,7 +675,7 @@ async def _end_previous(request: Request) -> None:
 async def register_route(request: Request) -> Response:
     """``POST /api/register`` ``{"name", "password", "seats"?}``: a new account, logged in."""
     _refuse_origin(request)
-    body = await _body(request)
+    body = await json_object(request)
     user, token, csrf = await _accounts(request).register_session(
         body.get("name", ""), body.get("password", ""), _address(request), body.get("seats") or ())
     await _end_previous(request)
@@ -684,7 +688,7 @@ async def register_route(request: Request) -> Response:
 async def login_route(request: Request) -> Response:
     """``POST /api/login`` ``{"name", "password"}``: a new session."""
     _refuse_origin(request)
-    body = await _body(request)
+    body = await json_object(request)
     user, token, csrf = await _accounts(request).login_session(
         body.get("name", ""), body.get("password", ""), _address(request))
     await _end_previous(request)
@@ -712,7 +716,7 @@ async def password_route(request: Request) -> Response:
     found = await current_session(request)
     if found is None:
         raise AccountError("log in first: only a logged-in account can change its password", 401)
-    body = await _body(request)
+    body = await json_object(request)
     await _accounts(request).change_password(found[0], body.get("old", ""), body.get("new", ""),
                                              keep=request.cookies.get(COOKIE))
     return _answer(*found)

@@ -20,7 +20,6 @@ each one transaction, run by the server through its one writer
 
 from __future__ import annotations
 
-import json
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -36,7 +35,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from .accounts import User, current_user, name_key, require_csrf
+from .accounts import User, current_user, json_object, name_key, require_csrf
 from .protocol import CHAT_LIMIT
 from .rooms import RoomError
 from .store import (
@@ -511,9 +510,6 @@ def grant_moderator(store: Store, name: str, revoke: bool = False) -> str:
 
 # -- routes ----------------------------------------------------------------------------------
 
-#: The largest JSON body these routes read.
-MAX_BODY = 16_384
-
 _Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -527,19 +523,6 @@ def _handles_errors(handler: _Handler) -> _Handler:
     wrapped.__doc__ = handler.__doc__
     wrapped.__name__ = handler.__name__
     return wrapped
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ModerationError(f"a request body is at most {MAX_BODY} bytes", 413)
-    try:
-        data = json.loads(raw) if raw else {}
-    except ValueError:
-        raise ModerationError("the request body must be JSON") from None
-    if not isinstance(data, dict):
-        raise ModerationError("the request body must be a JSON object")
-    return data
 
 
 def _store(request: Request) -> Store:
@@ -582,7 +565,7 @@ async def relations_route(request: Request) -> Response:
     """``GET /api/relations``: the names I mute and block; ``POST`` one change."""
     user = await _user(request, "mute or block people")
     if request.method == "POST":
-        body = await _body(request)
+        body = await json_object(request)
         on = body.get("on", True)
         if not isinstance(on, bool):
             raise ModerationError('"on" is true (mute or block) or false (stop)')
@@ -606,7 +589,7 @@ async def report_route(request: Request) -> Response:
         raise ModerationError(
             "log in to report someone: a report needs an account so that moderators can answer it "
             "and reports cannot be sent anonymously in bulk", 401)
-    body = await _body(request)
+    body = await json_object(request)
     report = await _write(request, add_report, user, user.name, request.path_params["id"],
                           _text(body, "name"), _text(body, "reason"))
     return JSONResponse({"report": report.to_dict()})
@@ -625,7 +608,7 @@ async def reports_route(request: Request) -> Response:
 async def close_route(request: Request) -> Response:
     """``POST /api/moderation/reports/{rid}/close`` ``{"resolution"}``."""
     moderator = await _moderator(request)
-    body = await _body(request)
+    body = await json_object(request)
     try:
         report_id = int(request.path_params["rid"])
     except ValueError:
@@ -638,7 +621,7 @@ async def close_route(request: Request) -> Response:
 async def kick_route(request: Request) -> Response:
     """``POST /api/moderation/kick`` ``{"table", "name", "reason"}``."""
     moderator = await _moderator(request)
-    body = await _body(request)
+    body = await json_object(request)
     table_id, reason = _text(body, "table"), body.get("reason")
     user_id = await _write(request, kick, moderator, table_id, _text(body, "name"), reason)
     hook = getattr(request.app.state.club, "kick", None)
@@ -651,7 +634,7 @@ async def kick_route(request: Request) -> Response:
 async def ban_route(request: Request) -> Response:
     """``POST /api/moderation/ban`` ``{"name", "hours": n | null, "reason"}``."""
     moderator = await _moderator(request)
-    body = await _body(request)
+    body = await json_object(request)
     if "hours" not in body:
         raise ModerationError('send "hours": a number, or null for a ban for ever')
     user_id, until = await _write(request, ban, moderator, _text(body, "name"), body["hours"],
@@ -667,7 +650,7 @@ async def ban_route(request: Request) -> Response:
 async def unban_route(request: Request) -> Response:
     """``POST /api/moderation/unban`` ``{"name", "reason"?}``."""
     moderator = await _moderator(request)
-    body = await _body(request)
+    body = await json_object(request)
     reason = body.get("reason") or "ban lifted"
     await _write(request, unban, moderator, _text(body, "name"), reason)
     return JSONResponse({"unbanned": _text(body, "name").strip()})
