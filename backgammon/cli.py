@@ -219,10 +219,15 @@ def _moderator(args: argparse.Namespace) -> int:
     return 0
 
 
-#: Sub-commands that hand every argument to a module of the engine: name -> (module, what).
+#: Sub-commands that hand every argument to a module with its own command line (``main(argv)``):
+#: name -> (module, what).
 _ENGINE_COMMANDS = {
     "train": ("backgammon.engine.train", "train the evaluation networks by self-play"),
     "refine": ("backgammon.engine.refine", "refine the networks on their own 1-ply values"),
+    "convert": ("backgammon.commands.convert", "convert a match file between .mat, .sgf and .json"),
+    "analyse": ("backgammon.commands.analyse", "analyse a match file: every decision's error, luck, PR"),
+    "rollout": ("backgammon.commands.rollout", "roll a position out (cubeless or cubeful), on every core"),
+    "engine": ("backgammon.commands.engine", "run the engine as an HTTP service (best play, evaluation, cube)"),
 }
 
 

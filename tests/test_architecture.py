@@ -12,7 +12,8 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "backgammon"
 
 #: layer of each top-level part of the package
-_LAYER = {"core": 0, "progress": 0, "engine": 1, "bots": 1, "table": 2, "terminal": 3, "server": 3, "cli": 4}
+_LAYER = {"core": 0, "progress": 0, "engine": 1, "bots": 1, "analysis": 2, "table": 2, "terminal": 3, "server": 3,
+          "cli": 4, "commands": 4}
 
 #: the front ends: each stands on the table layer alone, never on another front end
 _FRONT_ENDS = {"terminal", "server"}
@@ -24,7 +25,7 @@ def _part(module: str) -> str:
     if len(parts) == 1:
         return "core"
     head = parts[1]
-    if head in ("engine", "bots", "table", "terminal", "server", "cli", "progress"):
+    if head in ("engine", "bots", "analysis", "table", "terminal", "server", "cli", "commands", "progress"):
         return head
     return "core"
 
