@@ -118,7 +118,7 @@ def format_of(path: str | os.PathLike[str]) -> str:
 def _module(fmt: str) -> _Format:
     if fmt not in FORMATS:
         raise MatchFileError(FileProblem(0, f"a format among {', '.join(FORMATS)}", fmt))
-    module: _Format = import_module(FORMATS[fmt])  # type: ignore[assignment]
+    module: _Format = import_module(FORMATS[fmt])
     return module
 
 
