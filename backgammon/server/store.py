@@ -66,6 +66,7 @@ __all__ = [
     "relations_t",
     "reports_t",
     "moderation_log_t",
+    "analyses_t",
     "state_dir",
     "default_url",
     "normalize_url",
@@ -248,6 +249,30 @@ moderation_log_t = sa.Table(
     sa.Column("table_id", sa.String(32), nullable=True),
     sa.Column("reason", sa.Text, nullable=False),
     sa.Column("at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+# -- analyses of finished matches (issue 13; backgammon.server.analysis_api) ------------------
+
+analyses_t = sa.Table(
+    "analyses",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    #: the depth of the analysis (0, 1 or 2 ply)
+    sa.Column("plies", sa.Integer, primary_key=True),
+    #: "queued" | "running" | "done" | "failed"
+    sa.Column("status", sa.String(16), nullable=False),
+    #: the computation that holds the row (a random id; another takes over a stale one)
+    sa.Column("owner", sa.String(32), nullable=False),
+    sa.Column("done", sa.Integer, nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    #: MatchAnalysis.to_dict() once done
+    sa.Column("result", sa.JSON(none_as_null=True), nullable=True),
+    #: why it failed
+    sa.Column("error", sa.Text, nullable=True),
+    sa.Column("started", sa.DateTime(timezone=True), nullable=False),
+    #: the last sign of life of its computation (a heartbeat), or when it ended
+    sa.Column("updated", sa.DateTime(timezone=True), nullable=False),
 )
 
 
