@@ -528,12 +528,14 @@ async def _read_json(request: Request, limit: int) -> Any:
         raise RequestError(None, 'the body is empty: send a JSON object, like {"position_id": '
                            '"4HPwATDgc/ABMA", "dice": [3, 1]}')
     try:
-        return json.loads(bytes(raw))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise RequestError(None, f"the body is not UTF-8 text ({_short(bytes(raw[:40]))})") from None
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise RequestError(None, f"the body is not JSON ({exc.msg} at line {exc.lineno} column "
-                           f"{exc.colno}): {_short(raw.decode('utf-8', 'replace'))}") from None
+                           f"{exc.colno}): {_short(text)}") from None
 
 
 def _post(compute: Callable[[Any, EngineSettings], dict[str, Any]]) -> Callable[[Request], Any]:
