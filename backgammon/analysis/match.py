@@ -42,7 +42,7 @@ unforced decision.
 >>> a = analyse_match(m, plies=0)
 >>> d = a.decisions[0]
 >>> d.kind, d.action, d.best, d.error > 0.08, d.label
-('play', '24/20', '8/5 6/5', True, 'very bad')
+('play', '24/20', '8/5 6/5', True, 'bad')
 """
 
 from __future__ import annotations
