@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots import available
 from ..errors import BackgammonError
 from . import protocol
-from . import accounts, moderation, replay, results
+from . import accounts, analysis_api, moderation, replay, results
 from .accounts import Accounts, current_user, require_csrf, websocket_origin_ok
 from .bus import make_bus
 from .openapi import OPENAPI
@@ -339,11 +339,13 @@ def create_app(database_url: str | None = None, *, dice_factory: DiceFactory | N
         app.state.store = store
         app.state.accounts = club.accounts
         app.state.throttle = (message_rate, message_burst)
+        app.state.analyses = analysis_api.Analyses(store)
         try:
             await club.accounts.ensure_bots()
             await club.start()
             yield
         finally:
+            await anyio.to_thread.run_sync(app.state.analyses.close)
             await club.close()
             store.close()
 
@@ -362,6 +364,7 @@ def create_app(database_url: str | None = None, *, dice_factory: DiceFactory | N
         *accounts.routes(),
         *results.routes(),
         *replay.routes(),
+        *analysis_api.routes(),
         *moderation.routes(),
         WebSocketRoute("/ws/tables/{id}", table_socket),
         WebSocketRoute("/ws/lobby", lobby_socket),

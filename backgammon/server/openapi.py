@@ -195,9 +195,9 @@ OPENAPI: dict[str, Any] = {
 
 def _merge() -> None:
     """Add the club's endpoints, each described by the module that serves it."""
-    from . import accounts, moderation, replay, results
+    from . import accounts, analysis_api, moderation, replay, results
 
-    for module in (accounts, results, replay, moderation):
+    for module in (accounts, results, replay, analysis_api, moderation):
         for path, operations in module.OPENAPI_PATHS.items():
             OPENAPI["paths"].setdefault(path, {}).update(operations)
 

@@ -2,8 +2,10 @@
 // play and cube action), with the board (board.js's Board, read-only), the record with the
 // current line highlighted, a list of games and the fair-dice proof of every game. Its data is
 // GET /api/tables/<id>/replay (backgammon/server/replay.py): one frame per event of the log,
-// each with the spectator's snapshot and the event's narration.
+// each with the spectator's snapshot and the event's narration. The analysis panel beside it
+// is analysis.js's.
 
+import { mountAnalysis } from "./analysis.js";
 import { Board } from "./board.js";
 import { applyTheme, boardOptions, loadOptions } from "./options.js";
 
@@ -22,6 +24,7 @@ const replay = {
   timer: 0,         // auto-play
   lineOf: [],       // per frame: the <li> of its last line, or of the last line before it
   gameStarts: [],   // [{game, index, score}]
+  analysis: null,   // analysis.js's panel: {show(index)}
 };
 
 // -- words --------------------------------------------------------------------------------
@@ -98,6 +101,7 @@ function show(index, { step = false } = {}) {
   highlightLine(i);
   highlightGame(frame.game);
   if (i === frames.length - 1) pause();
+  replay.analysis?.show(i);
   history.replaceState(null, "", `#${i}`);
 }
 
@@ -379,6 +383,10 @@ export async function startReplay() {
   buildLog();
   buildGames();
   buildFair();
+  replay.analysis = mountAnalysis({
+    id: replay.id, info: replay.info, frames: replay.frames, gameStarts: replay.gameStarts,
+    go: (index) => { pause(); go(index); },
+  });
 
   $("first").addEventListener("click", () => { pause(); go(0); });
   $("prev").addEventListener("click", () => { pause(); previous(); });
