@@ -460,3 +460,15 @@ def test_command_refuses_bad_settings(capsys: pytest.CaptureFixture[str]) -> Non
     assert "plies=3" in capsys.readouterr().err
     assert engine_command.main(["--host", "no.such.host.invalid", "--port", "0"]) == 1
     assert "--host 'no.such.host.invalid' is not an address here" in capsys.readouterr().err
+
+
+def test_the_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.benchmark_modules import load_benchmark
+
+    bench = load_benchmark("engine_service")
+    sample = bench.positions(30)
+    assert len(sample) == 30 and all(len(Position.from_position_id(p).legal_moves(d)) > 1 for p, d in sample)
+    assert bench.main(["--requests", "6", "--batch", "3", "--concurrency", "2", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    for row in ("evaluate, 0 ply", "move, 0 ply", "move, 1 ply", "batches of 3", "in-process", "HTTP, 2"):
+        assert row in out
