@@ -216,6 +216,7 @@ def test_a_pending_double_is_the_doublers_decision(client: TestClient) -> None:
     ({"position_id": OPENING, "dice": [3]}, "dice", "[3] is not a roll"),
     ({"position_id": OPENING, "dice": [True, 1]}, "dice", "is not a roll"),
     ({"position_id": OPENING}, "dice", "the roll is needed"),
+    ({"xgid": MATCH_XGID}, "dice", "the XGID has none"),
     ({"position_id": OPENING, "match_id": MatchState(match_length=5).to_match_id()}, "dice", "Match ID"),
     ({"position_id": OPENING, "match_id": MatchState(dice=(6, 5)).to_match_id(), "dice": [3, 1]}, "dice",
      "is not the roll of the Match ID (6-5)"),
@@ -246,6 +247,8 @@ def test_body_refusals(client: TestClient, route: str) -> None:
     assert field is None and "empty" in reason
     field, reason = refusal(client.post(route, content=b"\xff\xfe{}"))
     assert field is None and "not UTF-8" in reason
+    field, reason = refusal(client.post(route, content=b"[" * 30_000 + b"]" * 30_000))
+    assert field is None and "nests too deeply" in reason
     big = json.dumps({"position_id": OPENING, "pad": "x" * 70_000}).encode()
     field, reason = refusal(client.post(route, content=big), 413)
     assert "over 65536 bytes" in reason
@@ -275,8 +278,9 @@ def test_evaluate_and_cube_refusals(client: TestClient) -> None:
 def test_unknown_routes_and_methods(client: TestClient) -> None:
     field, reason = refusal(client.get("/v1/nothing"), 404)
     assert field is None and "GET /v1/nothing: no such route" in reason
-    field, reason = refusal(client.get("/v1/move"), 405)
-    assert "GET /v1/move" in reason
+    response = client.get("/v1/move")
+    field, reason = refusal(response, 405)
+    assert "GET /v1/move" in reason and response.headers["allow"] == "POST"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -404,7 +408,7 @@ def test_docs_page(client: TestClient) -> None:
     page = response.text
     for path in ("/v1/move", "/v1/evaluate", "/v1/cube", "/v1/health", "/openapi.json"):
         assert f"{path}</code>" in page
-    assert "8/5 6/5" in page and "curl -s -X POST" in page
+    assert "8/5 6/5" in page and "curl -s -X POST http://testserver/v1/move" in page
     assert "<script" not in page and "https://" not in page  # nothing fetched from elsewhere
     root = client.get("/", follow_redirects=False)
     assert root.status_code == 307 and root.headers["location"] == "/docs"

@@ -391,9 +391,10 @@ def answer_move(body: Any, settings: EngineSettings | None = None) -> dict[str, 
     dice = _dice(obj["dice"]) if obj.get("dice") is not None else None
     if dice is None:
         if state.dice is None:
-            where = "XGID" if query.from_xgid else "Match ID" if obj.get("match_id") else "body"
+            where = ("the XGID has none" if query.from_xgid else "the Match ID has none"
+                     if obj.get("match_id") is not None else "a Position ID has none")
             raise RequestError("dice", f'the roll is needed: "dice": [3, 1] in the body, or a Match ID '
-                               f"or XGID with the dice rolled (this {where} has none)")
+                               f"or XGID with the dice rolled ({where})")
         dice = state.dice
     elif state.dice is not None and sorted(dice) != sorted(state.dice):
         raise RequestError("dice", f"{_short(obj['dice'])} is not the roll of the "
@@ -536,6 +537,8 @@ async def _read_json(request: Request, limit: int) -> Any:
     except json.JSONDecodeError as exc:
         raise RequestError(None, f"the body is not JSON ({exc.msg} at line {exc.lineno} column "
                            f"{exc.colno}): {_short(text)}") from None
+    except RecursionError:
+        raise RequestError(None, f"the body nests too deeply to read: {_short(text)}") from None
 
 
 def _post(compute: Callable[[Any, EngineSettings], dict[str, Any]]) -> Callable[[Request], Any]:
@@ -575,7 +578,8 @@ async def _openapi(request: Request) -> Response:
 
 
 async def _docs(request: Request) -> Response:
-    return HTMLResponse(request.app.state.docs)
+    page: str = request.app.state.docs
+    return HTMLResponse(page.replace(_HOST, html.escape(str(request.base_url).rstrip("/"))))
 
 
 async def _root(request: Request) -> Response:
@@ -585,8 +589,10 @@ async def _root(request: Request) -> Response:
 async def _not_found(request: Request, exc: Exception) -> Response:
     status = exc.status_code if isinstance(exc, HTTPException) else 404
     what = "no such route" if status == 404 else "this route does not take that method"
+    headers = exc.headers if isinstance(exc, HTTPException) else None
     return JSONResponse({"error": {"field": None, "reason": f"{request.method} {request.url.path}: {what} "
-                                   "(the routes are listed at /docs and /openapi.json)"}}, status_code=status)
+                                   "(the routes are listed at /docs and /openapi.json)"}},
+                        status_code=status, headers=headers)
 
 
 def _warm(settings: EngineSettings, ready: threading.Event) -> None:
@@ -912,6 +918,10 @@ def openapi_document(settings: EngineSettings | None = None) -> dict[str, Any]:
     }
 
 
+#: Where the page's examples name the service (``/docs`` puts the address it was reached at).
+_HOST = "http://HOST:PORT"
+
+
 def docs_page(document: dict[str, Any]) -> str:
     """A plain HTML page of ``document``'s endpoints, each with its examples (no script, nothing
     fetched from elsewhere).
@@ -946,7 +956,7 @@ def docs_page(document: dict[str, Any]) -> str:
         for example in body.get("examples", {}).values():
             value = json.dumps(example["value"])
             parts.append(f"<h3>{e(example['summary'])}</h3>")
-            parts.append("<pre>curl -s -X POST http://HOST:PORT" + e(path)
+            parts.append("<pre>curl -s -X POST " + _HOST + e(path)
                          + " -H 'content-type: application/json' -d '" + e(value) + "'</pre>")
         for status, response in op["responses"].items():
             content = response.get("content", {}).get("application/json", {})
