@@ -9,6 +9,7 @@ does not depend on the depth), one at 1 and one at 2 ply.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -376,3 +377,52 @@ def test_labels_and_ratings() -> None:
     assert [rating_of(e) for e in (0.001, 0.004, 0.007, 0.01, 0.015, 0.02, 0.03, 0.04)] == [
         "Supernatural", "World class", "Expert", "Advanced", "Intermediate", "Casual player",
         "Beginner", "Awful!"]
+
+
+# -- backgammon analyse ----------------------------------------------------------------------
+
+
+def test_the_command_prints_the_table_and_the_worst_decisions(capsys: pytest.CaptureFixture[str]) -> None:
+    from backgammon.commands.analyse import main
+
+    path = ROOT / "tests" / "data" / "gnubg" / "match1.sgf"
+    assert main([str(path), "--ply", "0", "--worst", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Analysis of a 1-point match at 0 ply" in out
+    assert "gnubg" in out and "root" in out and "error rate" in out and "PR" in out
+    assert "The 2 worst decisions:" in out
+    assert out.count("XGID=") == 2 and "given away" in out
+    assert "+13-14-15-16-17-18" in out or "13 14 15 16 17 18" in out.replace("-", " ")  # a board
+
+
+def test_the_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
+    from backgammon.commands.analyse import main
+
+    path = ROOT / "tests" / "data" / "gnubg" / "match1.sgf"
+    assert main([str(path), "--ply", "0", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["format"] == "backgammon-analysis" and data["names"] == ["gnubg", "root"]
+    assert data["length"] == 1 and len(data["players"]) == 2
+    assert sum(d["kind"] == "play" for d in data["decisions"]) == 50
+
+
+def test_the_command_says_what_is_wrong_with_a_file(tmp_path: Path) -> None:
+    # the real command, as a person runs it: a sentence on stderr, exit status 1
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        code = "import sys; from backgammon.cli import main; sys.exit(main(sys.argv[1:]))"
+        return subprocess.run([sys.executable, "-c", code, "analyse", *args], capture_output=True,
+                              text=True, timeout=120, cwd=ROOT)
+
+    wrong = tmp_path / "wrong.doc"
+    wrong.write_text("nothing", encoding="utf-8")
+    done = run(str(wrong))
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith(f"backgammon analyse: {wrong}: expected a file name ending in .mat")
+    done = run(str(tmp_path / "missing.sgf"))
+    assert done.returncode == 1 and "cannot read" in done.stderr and "missing.sgf" in done.stderr
+    broken = tmp_path / "broken.sgf"
+    broken.write_text("(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]\n;B[53qvsv]\n;W[62zzzz])\n",
+                      encoding="utf-8")
+    done = run(str(broken))
+    assert done.returncode == 1 and done.stdout == ""
+    assert re.match(rf"backgammon analyse: {re.escape(str(broken))}:\d+: expected ", done.stderr), done.stderr

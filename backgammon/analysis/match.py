@@ -804,7 +804,8 @@ def _play_decision(job: _PlayJob, plies: int, outs: _Outputs, rules: Rules, inde
         return str(job.legal[i]) if n else ""
 
     played = max(job.played, 0)
-    ranking = sorted(values, key=lambda i: (-values[i], i))
+    # best first; among equal values the play made, then the legal order
+    ranking = sorted(values, key=lambda i: (-values[i], i != played, i))
     best = ranking[0]
     top = values[best]
     error = max(top - values[played], 0.0)

@@ -131,7 +131,7 @@ def _draw(analysis: MatchAnalysis, decisions: Sequence[Decision]) -> None:
             match = read_position(d.xgid)
         except BackgammonError:  # pragma: no cover - every decision's XGID reads back
             continue
-        scene = scene_of(match, names=analysis.names)
+        scene = scene_of(match, names=analysis.names, game_number=d.game)
         console.print(render(scene, width=console.width), soft_wrap=True)
 
 
