@@ -399,7 +399,7 @@ function renderGraph(state) {
   const { analysis } = state;
   const name0 = analysis.names[0] ?? "Player 0";
   const what = analysis.money ? `${name0}'s equity` : `${name0}'s match-winning chances`;
-  $("graph-title").textContent = `${what[0].toUpperCase()}${what.slice(1)}`;
+  $("graph-title").textContent = what;
   state.size = graphSize();
   const { W, H } = state.size;
   const { x, y, lo, hi, frameAt } = scales(state);
