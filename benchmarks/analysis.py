@@ -106,6 +106,7 @@ def gnubg_analysis(path: Path, plies: int) -> GnubgResult:
 
 
 _NODE = re.compile(r";([WB])\[([^\]]*)\]")
+_ANALYSIS = re.compile(r"(?<![A-Z])A\[(\d+)\]((?:\[[^\]]*\])*)")
 
 
 def sgf_errors(text: str) -> dict[tuple[int, int], float]:
@@ -117,19 +118,19 @@ def sgf_errors(text: str) -> dict[tuple[int, int], float]:
     games = [g for g in text.split("(;") if g.strip()]
     for number, game in enumerate(games, 1):
         turn = 0
-        for node in _NODE.finditer(game):
+        nodes = list(_NODE.finditer(game))
+        for node, after in zip(nodes, [*nodes[1:], None]):
             move = node.group(2)
             if not move[:2].isdigit():  # double, take, drop, resign...
                 continue
             turn += 1
-            rest = game[node.end():]
-            m = re.match(r"A\[(\d+)\]", rest)
+            rest = game[node.end():after.start() if after is not None else len(game)]
+            m = _ANALYSIS.search(rest)  # after the cube analysis DA[...], if any
             if m is None:
                 continue
             played = int(m.group(1))
-            items = re.findall(r"\[([^\]]*)\]", re.match(r"A\[\d+\]((?:\[[^\]]*\])*)", rest).group(1))  # type: ignore[union-attr]
             scores = []
-            for item in items:
+            for item in re.findall(r"\[([^\]]*)\]", m.group(2)):
                 fields = item.split()
                 if len(fields) < 11 or fields[1] != "E":
                     break

@@ -80,6 +80,7 @@ def test_a_blunder_has_a_large_error_and_the_known_best_play() -> None:
     a = analyse_match(m, plies=0)
     play = decisions_of(a, "play")[0]
     assert (play.player, play.action, play.best, play.forced) == (0, "6/off", "6/off 1/off", False)
+    assert (play.game, play.turn, play.event) == (1, 1, 2)  # game_start, setup (with the dice), play
     assert play.error == pytest.approx(2.0, abs=1e-6)  # from a sure win to a sure loss
     assert play.label == "very bad" and play.error_mwc is None
     assert [c.move for c in play.candidates] == ["6/off 1/off", "6/off"]
@@ -169,6 +170,7 @@ def test_a_missed_double_in_a_clear_double() -> None:
     a = analyse_match(m, plies=0)
     (cube,) = decisions_of(a, "cube")
     assert (cube.action, cube.best, cube.player, cube.dice) == ("no double", "double", 0, None)
+    assert (cube.turn, cube.event) == (1, 2)  # the roll after the set-up
     assert cube.cube is not None and cube.cube.proper == "double, take"
     assert cube.error == pytest.approx(cube.cube.double_take - cube.cube.no_double)
     assert cube.error > 0.08

@@ -504,7 +504,11 @@ _Job = _PlayJob | _CubeJob
 
 
 def _ids(match: Match) -> _Ids:
-    return _Ids(match.game.position_id(), match.match_id(), match.xgid())
+    """The moment's IDs; a cube past what a Match ID holds (money, no cube limit) has none."""
+    try:
+        return _Ids(match.game.position_id(), match.match_id(), match.xgid())
+    except BackgammonError:
+        return _Ids(match.game.position_id(), "", "")
 
 
 def _walk(match: Match) -> tuple[list[_Job], list[_Luck], list[GameSummary]]:
@@ -571,7 +575,7 @@ def _walk(match: Match) -> tuple[list[_Job], list[_Luck], list[GameSummary]]:
                          _on_roll(replay.match_state(), on_roll), True)
             rolls.append(luck)
         elif isinstance(event, SetUp):
-            turn = 1
+            turn = 1 if game.dice is not None else 0  # taken up before the roll or after it
     games = []
     for index, (st, g) in enumerate(zip(starts, match.games, strict=False)):
         result = g.result
@@ -694,7 +698,6 @@ def analyse_match(
 
     # checker play: the filters, then `plies` deep on the kept plays and the one made
     plays = [j for j in jobs if isinstance(j, _PlayJob)]
-    zero_values: dict[int, list[float]] = {}
     for job in plays:
         n = len(job.legal)
         if n <= 1:
@@ -702,7 +705,6 @@ def analyse_match(
             continue
         keys = [row.tobytes() for row in job.legal.boards]
         values = [_after(outs(k, 0), k, job.state, job.player, rules) for k in keys]
-        zero_values[id(job)] = values
         scale = _unit(job.state, job.player).scale
         job.keep = _filter(range(n), values, scale, *FILTERS[0]) if plies else list(range(n))
     if plies == 2:
