@@ -21,7 +21,8 @@ and ``backgammon.analysis.match.analyse_match(plies=2)`` analyses the match read
 checker-play error rate and the overall error rate (mEMG per unforced decision) of both;
 then the Spearman rank correlation of the per-decision checker-play errors (the plays
 matched by game and by their order in the game, both players, forced plays left out: gnubg
-lists no candidates for them), and the time each took (CPU seconds; gnubg's wall time is
+lists no candidates for them), the correlation of the luck of each roll (both at 0 ply),
+and the time each took (CPU seconds; gnubg's wall time is
 longer, as it waits between its threaded evaluations). gnubg's per-play errors come from
 the analysis it saves in the SGF file: for each play the candidates it evaluated with their
 equities, the play made marked; the error is the best equity minus the play made's.
@@ -61,6 +62,7 @@ class GnubgResult:
     checker_rate: tuple[float, float]
     rate: tuple[float, float]
     errors: dict[tuple[int, int], float]
+    luck: dict[tuple[int, int], float]
     cpu: float
     wall: float
 
@@ -90,7 +92,8 @@ def gnubg_analysis(path: Path, plies: int) -> GnubgResult:
                               text=True, env=env, timeout=3600, check=True)
         cpu, wall = _children_cpu() - cpu, time.perf_counter() - wall
         stats = done.stdout
-        errors = sgf_errors(out.read_text(encoding="utf-8"))
+        saved = out.read_text(encoding="utf-8")
+        errors, luck = sgf_errors(saved), sgf_luck(saved)
 
     def pair(label: str, section: str) -> tuple[float, float]:
         part = stats[stats.index(section):]
@@ -102,11 +105,30 @@ def gnubg_analysis(path: Path, plies: int) -> GnubgResult:
     unforced = pair("Unforced moves", "Chequerplay statistics")
     return GnubgResult((int(unforced[0]), int(unforced[1])),
                        pair("Error rate mEMG (MWC)", "Chequerplay statistics"),
-                       pair("Error rate mEMG (MWC)", "Overall statistics"), errors, cpu, wall)
+                       pair("Error rate mEMG (MWC)", "Overall statistics"), errors, luck, cpu, wall)
 
 
 _NODE = re.compile(r";([WB])\[([^\]]*)\]")
 _ANALYSIS = re.compile(r"(?<![A-Z])A\[(\d+)\]((?:\[[^\]]*\])*)")
+
+
+def sgf_luck(text: str) -> dict[tuple[int, int], float]:
+    """``(game, play number in the game) -> luck`` (EMG, the roller's) of every roll, from
+    the ``LU[...]`` of each play in an SGF file that gnubg saved after ``analyse match``."""
+    luck: dict[tuple[int, int], float] = {}
+    games = [g for g in text.split("(;") if g.strip()]
+    for number, game in enumerate(games, 1):
+        turn = 0
+        nodes = list(_NODE.finditer(game))
+        for node, after in zip(nodes, [*nodes[1:], None]):
+            if not node.group(2)[:2].isdigit():
+                continue
+            turn += 1
+            rest = game[node.end():after.start() if after is not None else len(game)]
+            m = re.search(r"LU\[(-?[\d.]+)\]", rest)
+            if m is not None:
+                luck[(number, turn)] = float(m.group(1))
+    return luck
 
 
 def sgf_errors(text: str) -> dict[tuple[int, int], float]:
@@ -153,6 +175,17 @@ def our_errors(analysis: MatchAnalysis) -> dict[tuple[int, int], float]:
     return errors
 
 
+def our_luck(analysis: MatchAnalysis) -> dict[tuple[int, int], float]:
+    """``(game, play number in the game) -> luck`` of the roll of every play."""
+    luck: dict[tuple[int, int], float] = {}
+    counts: dict[int, int] = {}
+    for d in analysis.decisions:
+        if d.kind == "play":
+            counts[d.game] = counts.get(d.game, 0) + 1
+            luck[(d.game, counts[d.game])] = d.luck
+    return luck
+
+
 def ranks(values: list[float]) -> list[float]:
     """Ranks from 1, ties sharing their average rank.
 
@@ -172,19 +205,29 @@ def ranks(values: list[float]) -> list[float]:
     return out
 
 
+def pearson(xs: list[float], ys: list[float]) -> float:
+    """Pearson's correlation.
+
+    >>> round(pearson([1, 2, 3], [2, 4, 6]), 3)
+    1.0
+    """
+    n = len(xs)
+    if n < 2:
+        return float("nan")
+    mx, my = sum(xs) / n, sum(ys) / n
+    cov = sum((a - mx) * (b - my) for a, b in zip(xs, ys))
+    vx = sum((a - mx) ** 2 for a in xs)
+    vy = sum((b - my) ** 2 for b in ys)
+    return cov / math.sqrt(vx * vy) if vx and vy else float("nan")
+
+
 def spearman(xs: list[float], ys: list[float]) -> float:
     """Spearman's rank correlation (Pearson's on the ranks, ties averaged).
 
     >>> round(spearman([1, 2, 3, 4], [10, 20, 30, 45]), 3), round(spearman([1, 2, 3], [3, 2, 1]), 3)
     (1.0, -1.0)
     """
-    rx, ry = ranks(list(xs)), ranks(list(ys))
-    n = len(rx)
-    mx, my = sum(rx) / n, sum(ry) / n
-    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    vx = sum((a - mx) ** 2 for a in rx)
-    vy = sum((b - my) ** 2 for b in ry)
-    return cov / math.sqrt(vx * vy) if vx and vy else float("nan")
+    return pearson(ranks(list(xs)), ranks(list(ys)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -199,6 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     analyse_match(read(FIXTURES / "match1.sgf").match, plies=0)  # compile / load the kernels
     all_ours: list[float] = []
     all_theirs: list[float] = []
+    luck_ours: list[float] = []
+    luck_theirs: list[float] = []
     total = {"ours": 0.0, "gnubg": 0.0, "gnubg wall": 0.0}
     print(f"Analysis at {args.plies} ply: ours against gnubg 1.07 (rates in mEMG per unforced decision)")
     print(f"{'match':>6} {'player':>7} {'unforced':>13} {'checker rate':>17} {'overall rate':>17}"
@@ -218,6 +263,10 @@ def main(argv: list[str] | None = None) -> int:
         xs, ys = [a[k] for k in common], [b[k] for k in common]
         all_ours.extend(xs)
         all_theirs.extend(ys)
+        lo, lt = our_luck(ours), theirs.luck
+        both = sorted(set(lo) & set(lt))
+        luck_ours.extend(lo[k] for k in both)
+        luck_theirs.extend(lt[k] for k in both)
         rho = spearman(xs, ys) if len(common) > 2 else float("nan")
         for p in (0, 1):
             me = ours.players[p]
@@ -231,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
           f"CPU seconds ours {total['ours']:.1f}, gnubg {total['gnubg']:.1f} "
           f"(gnubg wall {total['gnubg wall']:.1f}); ratio gnubg/ours "
           f"{total['gnubg'] / total['ours']:.2f}")
+    print(f"luck of each roll: Pearson {pearson(luck_ours, luck_theirs):.3f}, Spearman "
+          f"{spearman(luck_ours, luck_theirs):.3f} over {len(luck_ours)} rolls")
     return 0
 
 
