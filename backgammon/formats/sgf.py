@@ -442,8 +442,8 @@ class _Reader:
                     self.note(root.line, "rules among Crawford, CrawfordGame, Jacoby, Beavers, AutomaticDoubles, "
                               "AutomaticDoubleLimit=N, CubeLimit=N, OpeningReroll, BackgammonAsGammon",
                               f"RU[{value}]")
-        if not length and _has_beaver(trees):
-            options["beavers"] = True
+        if _has_beaver(trees):
+            options["beavers"] = True  # gnubg does not write it (in a match a beaver is refused, R34)
         try:
             return Rules(match_length=length, **options)  # type: ignore[arg-type]
         except BackgammonError as exc:
@@ -580,7 +580,15 @@ class _Reader:
                 player, d1, d2 = setup.dice
                 self.opening(action or _Node(0), game, player, d1, d2, f"PL[{_PLAYER_LETTER[player]}]DI[{d1}{d2}]")
             return False
-        player = setup.player if setup.player is not None else _PLAYER_OF.get(first or "W", 0)
+        # who acts first is on roll (gnubg writes the PL of a board set up as it pleases)
+        answer = action is not None and first is not None and (action.first(first) or "").strip().lower() in (
+            "take", "drop", "pass", "beaver")
+        if first is not None and not answer:
+            player = _PLAYER_OF[first]
+        elif setup.dice is not None:
+            player = setup.dice[0]
+        else:
+            player = setup.player if setup.player is not None else 0
         white, black = setup.board()
         try:
             position = Position(white, black) if player == 0 else Position(black, white)
@@ -927,7 +935,7 @@ class _GameWriter:
         if e.double_offered:
             self.nodes.append(f"{_PLAYER_LETTER[e.player]}[double]XS[setup]")
 
-    def opening(self, e: OpeningRoll, after: object) -> None:
+    def opening(self, e: OpeningRoll) -> None:
         a, b = e.dice
         if a == b:
             return  # a tie, thrown again (R4): in XO
@@ -953,14 +961,15 @@ class _GameWriter:
 
     def write(self, tail: Forfeit | None) -> list[str]:
         events = self.game.events
+        last_auto = max((i for i, e in enumerate(events) if isinstance(e, AutomaticDouble)), default=-1)
         for i, e in enumerate(events):
             after = events[i + 1] if i + 1 < len(events) else None
             if isinstance(e, SetUp):
                 self.set_up(e)
             elif isinstance(e, OpeningRoll):
-                self.opening(e, after)
+                self.opening(e)
             elif isinstance(e, AutomaticDouble):
-                if not isinstance(after, (OpeningRoll, AutomaticDouble)):
+                if i == last_auto:
                     self.nodes.append(f"CV[{e.cube}]")  # for gnubg: XO holds the throws
             elif isinstance(e, Roll):
                 self.roll = (e.player, e.dice, False)
