@@ -233,7 +233,8 @@ def _query(obj: dict[str, Any], prefix: str = "") -> _Query:
                            f"not both: xgid {_short(xgid)} with position_id {_short(pid)}")
     if xgid is not None:
         try:
-            x = XGID.from_xgid(xgid.strip())
+            text = xgid.strip()
+            x = XGID.from_xgid("XGID=" + text[5:] if text[:5].upper() == "XGID=" else text)
             state = x.match_state()
         except BackgammonError as exc:
             raise RequestError(prefix + "xgid", str(exc)) from None
@@ -929,7 +930,9 @@ def docs_page(document: dict[str, Any]) -> str:
     >>> "POST /v1/move" in docs_page(openapi_document())
     True
     """
-    e = html.escape
+    def e(text: str) -> str:  # escaped, with Markdown's `code` as <code>
+        return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
     info = document["info"]
     parts = [
         "<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
@@ -952,6 +955,8 @@ def docs_page(document: dict[str, Any]) -> str:
         parts.append(f"<p>{e(op['summary'])}.</p>")
         if "description" in op:
             parts.append(f"<p>{e(op['description'])}</p>")
+        if method == "get" and path.startswith("/v1/"):
+            parts.append(f"<pre>curl -s {_HOST}{e(path)}</pre>")
         body = op.get("requestBody", {}).get("content", {}).get("application/json", {})
         for example in body.get("examples", {}).values():
             value = json.dumps(example["value"])
