@@ -210,7 +210,7 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
                     mean[m] = 0.0
                 for r1 in range(1, 7):
                     for r2 in range(r1, 7):
-                        w = (1.0 if r1 == r2 else 2.0) / 36.0
+                        w = 1.0 if r1 == r2 else 2.0  # of 36
                         n = generate(key, r1, r2, boards, steps, dies, table, st)
                         if n == 0:
                             eval_one(_swapped(key), cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
@@ -237,7 +237,7 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
                                 else:
                                     nxt[:] = boards[k]
                 for m in range(NUM_OUTPUTS):
-                    tmp[m] = actual[m] - mean[m]
+                    tmp[m] = actual[m] - mean[m] / 36.0
                 # the mover's luck, seen from the root side
                 if root:
                     for m in range(NUM_OUTPUTS):
