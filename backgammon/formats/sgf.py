@@ -61,9 +61,9 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import NoReturn
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
 
 from ..errors import BackgammonError
 from ..events import (
@@ -93,7 +93,15 @@ from . import FileProblem, MatchFileError, MatchRecord
 __all__ = ["dumps", "loads"]
 
 #: root properties <-> MatchRecord.info keys
-_INFO = (("DT", "date"), ("EV", "event"), ("RO", "round"), ("PC", "place"), ("AN", "annotator"), ("GC", "comment"))
+_INFO = (("DT", "date"), ("EV", "event"), ("RO", "round"), ("PC", "place"), ("AN", "annotator"),
+         ("GC", "comment"))
+#: RU tokens that switch a rule on
+_FLAGS = {"Jacoby": "jacoby", "Beavers": "beavers", "AutomaticDoubles": "automatic_doubles",
+          "OpeningReroll": "opening_reroll", "BackgammonAsGammon": "backgammon_counts_as_gammon"}
+#: RU tokens with a number: Name=N
+_NUMBERS = {"CubeLimit": "cube_limit", "AutomaticDoubleLimit": "automatic_double_limit"}
+_KNOWN_RULES = ("Crawford, CrawfordGame, Jacoby, Beavers, AutomaticDoubles, AutomaticDoubleLimit=N, "
+                "CubeLimit=N, OpeningReroll, BackgammonAsGammon")
 _PLAYER_LETTER = ("W", "B")
 _PLAYER_OF = {"W": 0, "B": 1}
 _RESIGN_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
@@ -423,29 +431,25 @@ class _Reader:
         return any("CrawfordGame" in v.split(":") for v in root.props.get("RU", ()))
 
     def rules(self, root: _Node, length: int, trees: list[_Tree]) -> Rules:
-        options: dict[str, object] = {}
+        options: dict[str, Any] = {}
         for value in root.props.get("RU", ()):
             for token in filter(None, (t.strip() for t in value.split(":"))):
                 name, _, arg = token.partition("=")
                 if name in ("Crawford", "CrawfordGame"):
                     continue
-                flag = {"Jacoby": "jacoby", "Beavers": "beavers", "AutomaticDoubles": "automatic_doubles",
-                        "OpeningReroll": "opening_reroll", "BackgammonAsGammon": "backgammon_counts_as_gammon"}
-                if name in flag and not arg:
-                    options[flag[name]] = True
-                elif name in ("CubeLimit", "AutomaticDoubleLimit") and arg.isdigit():
-                    options["cube_limit" if name == "CubeLimit" else "automatic_double_limit"] = int(arg)
+                if name in _FLAGS and not arg:
+                    options[_FLAGS[name]] = True
+                elif name in _NUMBERS and arg.isdigit():
+                    options[_NUMBERS[name]] = int(arg)
                 elif name.startswith(("Nackgammon", "Hypergammon")):
-                    self.fatal(root.line, "standard backgammon (variants such as Nackgammon are not played here)",
-                               f"RU[{value}]")
+                    self.fatal(root.line, "standard backgammon (variants such as Nackgammon are not "
+                               "played here)", f"RU[{value}]")
                 else:
-                    self.note(root.line, "rules among Crawford, CrawfordGame, Jacoby, Beavers, AutomaticDoubles, "
-                              "AutomaticDoubleLimit=N, CubeLimit=N, OpeningReroll, BackgammonAsGammon",
-                              f"RU[{value}]")
+                    self.note(root.line, f"rules among {_KNOWN_RULES}", f"RU[{value}]")
         if _has_beaver(trees):
             options["beavers"] = True  # gnubg does not write it (in a match a beaver is refused, R34)
         try:
-            return Rules(match_length=length, **options)  # type: ignore[arg-type]
+            return Rules(match_length=length, **options)
         except BackgammonError as exc:
             self.note(root.line, f"rules that can be played ({exc})", root.text("RU"))
             return Rules(match_length=length)
@@ -467,7 +471,8 @@ class _Reader:
             if length != match.length:
                 self.note(root.line, f"MI[length:{match.length}] as in game 1", root.text("MI"))
             elif match.length and "MI" in root.props and score != match.score:
-                self.note(root.line, f"the score before game {k + 1}, [ws:{match.score[0]}][bs:{match.score[1]}]",
+                ws, bs = match.score
+                self.note(root.line, f"the score before game {k + 1}, [ws:{ws}][bs:{bs}]",
                           root.text("MI"))
             if match.length and self.crawford_game(root) != game.crawford:
                 said = "is" if game.crawford else "is not"
@@ -578,7 +583,8 @@ class _Reader:
         if not setup.changes:
             if setup.dice is not None:
                 player, d1, d2 = setup.dice
-                self.opening(action or _Node(0), game, player, d1, d2, f"PL[{_PLAYER_LETTER[player]}]DI[{d1}{d2}]")
+                found = f"PL[{_PLAYER_LETTER[player]}]DI[{d1}{d2}]"
+                self.opening(action or _Node(0), game, player, d1, d2, found)
             return False
         # who acts first is on roll (gnubg writes the PL of a board set up as it pleases)
         answer = action is not None and first is not None and (action.first(first) or "").strip().lower() in (
@@ -599,8 +605,10 @@ class _Reader:
             dice = setup.dice[1], setup.dice[2]
         offered = False
         if action is not None and "XS" in action.props:
-            if first is None or _PLAYER_OF[first] != player or (action.first(first) or "").strip() != "double":
-                self.game_stop(action.line, "a double by the player on roll with XS[setup]", action.text("XS"))
+            said = (action.first(first) or "").strip() if first is not None else ""
+            if first is None or _PLAYER_OF[first] != player or said != "double":
+                self.game_stop(action.line, "a double by the player on roll with XS[setup]",
+                               action.text("XS"))
             offered = True
         event = SetUp(position.position_id(), player, setup.cube, setup.owner, dice, offered)
         score, crawford, post = self.start
@@ -644,13 +652,14 @@ class _Reader:
             found = f"PL[{_PLAYER_LETTER[player]}]DI[{d1}{d2}]"
             if game.phase is Phase.OPENING:
                 self.opening(node, game, player, d1, d2, found)
-            elif not (game.phase is Phase.PLAY and game.on_roll == player and sorted(game.dice or ()) == sorted((d1, d2))):
+            elif not _rolled(game, player, (d1, d2)):
                 self.act(node, found, lambda: game.roll((d1, d2), player=player))
         if "CV" in props and (node.first("CV") or "").strip() != str(game.cube_value):
-            self.game_stop(node.line, f"CV[{game.cube_value}] (the cube changes only by doubles after the first move)",
-                           node.text("CV"))
+            self.game_stop(node.line, f"CV[{game.cube_value}] (after the first move the cube changes only "
+                           "by doubles)", node.text("CV"))
         if "CP" in props and self.owner_of(node) != game.cube_owner:
-            self.game_stop(node.line, "the cube's owner as it stands (it changes only by doubles)", node.text("CP"))
+            self.game_stop(node.line, "the cube's owner as it stands (it changes only by doubles)",
+                           node.text("CP"))
         for key in ("W", "B"):
             if key in props:
                 self.action(node, _PLAYER_OF[key], key, node.first(key) or "", last)
@@ -693,15 +702,15 @@ class _Reader:
         else:
             m = _MOVE.match(value)
             if m is None:
-                self.game_stop(node.line, f"{key}[double], [take], [drop] or a roll and its move such as {key}[31hefe]",
-                               found)
+                self.game_stop(node.line, f"{key}[double], [take], [drop] or a roll and its move such as "
+                               f"{key}[31hefe]", found)
             dice = int(m.group(1)), int(m.group(2))
             if game.phase is Phase.OPENING:
                 self.opening(node, game, player, dice[0], dice[1], found)
                 if game.rules.opening_reroll:
-                    self.game_stop(node.line, "XO[..] with the opening throw (the opening is rolled afresh, R5)",
-                                   found)
-            elif not (game.phase is Phase.PLAY and game.on_roll == player and sorted(game.dice or ()) == sorted(dice)):
+                    self.game_stop(node.line, "XO[..] with the opening throw (the opening is rolled afresh, "
+                                   "R5)", found)
+            elif not _rolled(game, player, dice):
                 self.act(node, found, lambda: game.roll(dice, player=player))
             self.play(node, game, player, m.group(3), found, last)
 
@@ -716,7 +725,7 @@ class _Reader:
         if len(letters) % 2:
             self.game_stop(node.line, "checker moves as pairs of letters, from and to", found)
         try:
-            steps = [Step(_point(player, letters[i]), _point(player, letters[i + 1])) for i in range(0, len(letters), 2)]
+            steps = [Step(_point(player, a), _point(player, b)) for a, b in zip(letters[::2], letters[1::2])]
             target = _after(game.position, steps)
         except BackgammonError as exc:
             self.game_stop(node.line, f"checker moves that can be made ({exc})", found)
@@ -751,8 +760,8 @@ class _Reader:
             if result is not None and not stopped:
                 points = got.level * got.cube if got.kind is ResultKind.RESIGNED else got.points
                 if (result.winner, result.points) != (got.winner, points):
-                    self.note(root.line, f"RE[{_PLAYER_LETTER[got.winner]}+{points}], the result of the moves",
-                              f"RE[{raw}]")
+                    said = f"RE[{_PLAYER_LETTER[got.winner]}+{points}]"
+                    self.note(root.line, f"{said}, the result of the moves", f"RE[{raw}]")
             return
         if result is None or not (result.resigned or stopped):
             return
@@ -781,11 +790,17 @@ def _has_beaver(trees: Iterable[_Tree]) -> bool:
         for node in tree.nodes[1:]:
             for key in ("W", "B"):
                 value = (node.first(key) or "").strip().lower()
-                if value == "beaver" or (value == "double" and before == ("double", "B" if key == "W" else "W")):
+                other = "B" if key == "W" else "W"
+                if value == "beaver" or (value == "double" and before == ("double", other)):
                     return True
                 if value:
                     before = (value, key)
     return False
+
+
+def _rolled(game: Game, player: int, dice: tuple[int, int]) -> bool:
+    """True when ``player`` has rolled ``dice`` (in either order) and is to play them."""
+    return game.phase is Phase.PLAY and game.on_roll == player and sorted(game.dice or ()) == sorted(dice)
 
 
 def _after(position: Position, steps: Sequence[Step]) -> Position | None:
@@ -868,7 +883,8 @@ def _die_hops(position: Position, dice: tuple[int, int], target: Position) -> li
 
     hops = search(position, tuple(pool), BAR, True) or search(position, tuple(pool), BAR, False)
     if hops is None:  # pragma: no cover - a legal play is always made of one-die hops
-        raise BackgammonError(f"no hops of {dice} lead from {position.position_id()} to {target.position_id()}")
+        where = f"{position.position_id()} to {target.position_id()}"
+        raise BackgammonError(f"no hops of {dice} lead from {where}")
     return hops
 
 
@@ -1012,7 +1028,8 @@ def dumps(record: MatchRecord) -> str:
                 f"[ws:{start.score[0]}][bs:{start.score[1]}]",
                 f"PW[{_escape(record.names[0])}]PB[{_escape(record.names[1])}]"]
         if k == 0:
-            root.extend(f"{key}[{_escape(record.info[name])}]" for key, name in _INFO if record.info.get(name))
+            info = record.info
+            root.extend(f"{key}[{_escape(info[name])}]" for key, name in _INFO if info.get(name))
         tokens = _rules_tokens(rules, start.crawford)
         if tokens:
             root.append(f"RU[{':'.join(tokens)}]")
