@@ -254,6 +254,15 @@ def _items(number: int, line: str) -> Iterator[_Item]:
     for m in found:
         right = m.start() >= _RIGHT_COLUMN or (bool(columns) and not m["wins"])
         columns.append(1 if right or (columns and columns[-1] == 1) else 0)
+    for k in range(len(found) - 1):
+        roll, wins = found[k], found[k + 1]
+        if roll["roll"] and wins["wins"] and not line[roll.end(): wins.start()].strip():
+            # a roll, no play, and "Wins" on the same line: the roller resigned. gnubg puts
+            # the winner in the gap: 7 spaces for player 0, 2 or many for player 1 (and writes
+            # a game's first such roll on the left whoever threw it)
+            gap = wins.start() - roll.end()
+            winner = 0 if 3 <= gap <= 12 else 1
+            columns[k], columns[k + 1] = 1 - winner, winner
     for k, (m, column) in enumerate(zip(found, columns)):
         end = found[k + 1].start() if k + 1 < len(found) else len(line)
         tail = line[m.end(): end].strip()
@@ -332,7 +341,7 @@ class _Reader:
         length = self.parsed.length or 0
         score = first.score if first is not None and first.score is not None else (0, 0)
         crawford = post = False
-        if length and length - 1 in score and max(score) < length:
+        if length > 1 and length - 1 in score and max(score) < length:
             # the file does not say: the first game is the Crawford game unless someone doubles in it
             doubled = first is not None and any(i.kind == "double" for i in first.items or ())
             post, crawford = doubled, not doubled
@@ -404,9 +413,11 @@ class _Reader:
         try:
             if item.kind == "roll":
                 self._roll(game, item)
-                if not item.move and nxt is not None and nxt.kind == "wins":
-                    if len(game.legal_moves()):
-                        return  # rolled, then resigned before playing
+                if not item.move and (nxt is None or nxt.kind == "wins"):
+                    # rolled, then resigned (or the file stops) before playing; with no
+                    # play possible, the roller resigns before passing the turn
+                    if len(game.legal_moves()) or (nxt is not None and nxt.player != player):
+                        return
                 game.play(item.move, player=player)
             elif item.kind == "double":
                 if item.value != 2 * game.cube_value:
@@ -470,6 +481,7 @@ class _Reader:
         # gnubg writes a win as level x cube, whatever the Jacoby rule (R25) made of it
         allowed = {result.points, result.level * result.cube}
         if item.player != result.winner or item.value not in allowed:
+            self.score_mismatch = True
             self.problem(
                 item.line,
                 f"'Wins {result.points} point{'s' if result.points != 1 else ''}' for {self._name(result.winner)}",
@@ -566,6 +578,8 @@ def _game_lines(game: Game) -> list[str]:
             a, b = event.dice
             if a != b:
                 dice = (max(a, b), min(a, b))
+                if not (k + 1 < len(events) and isinstance(events[k + 1], Play)):
+                    entries.append((0 if a > b else 1, f"{dice[0]}{dice[1]}: "))
         elif isinstance(event, SetUp):
             raise MatchFileError(FileProblem(0, "games that start at the opening (a .mat file cannot hold a set-up position)", event.position_id))
         elif isinstance(event, Roll):
