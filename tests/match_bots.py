@@ -41,10 +41,12 @@ def random_match(
     drop: float = 0.3,
     beaver: float = 0.3,
     resign: float = 0.01,
+    resign_in: tuple[str, ...] = ("roll", "play", "cube"),
+    max_level: int = 3,
 ) -> Match:
     """A match (``length`` >= 1) or a money session of ``games`` games played by a random bot;
-    with ``actions`` it stops after that many actions (mid-game). Resignations are always
-    accepted."""
+    with ``actions`` it stops after that many actions (mid-game). Resignations (in the phases
+    ``resign_in``, of level 1 to ``max_level``) are always accepted."""
     rng = random.Random(seed)
     match = Match(length, rules, dice=NoTieDice(seed))
     done = 0
@@ -61,8 +63,8 @@ def random_match(
             r = rng.random()
             if Action.BEAVER in legal and r < beaver:
                 game.beaver()
-            elif r < resign * 10:
-                game.resign(rng.randint(1, 3))
+            elif r < resign * 10 and "cube" in resign_in:
+                game.resign(rng.randint(1, max_level))
             elif r < drop:
                 game.pass_double()
             else:
@@ -73,14 +75,14 @@ def random_match(
             r = rng.random()
             if Action.DOUBLE in legal and r < double:
                 game.double()
-            elif r > 1 - resign:
-                game.resign(rng.randint(1, 3))
+            elif r > 1 - resign and "roll" in resign_in:
+                game.resign(rng.randint(1, max_level))
             else:
                 game.roll()
         else:
             moves = game.legal_moves()
-            if rng.random() < resign:
-                game.resign(rng.randint(1, 3))
+            if rng.random() < resign and "play" in resign_in:
+                game.resign(rng.randint(1, max_level))
             else:
                 game.play(moves[rng.randrange(len(moves))] if len(moves) else "")
     return match
