@@ -30,8 +30,10 @@ with a beaver allows beavers, and a money session whose scores only add up with 
 rule (R25; gnubg does not write it) is read with it.
 
 What the format cannot hold is not written: tied opening throws (only the winning throw is
-written), declined resignations, automatic doubles, set-up positions, forfeits, and rules
-other than Jacoby, beavers and the cube limit. Everything else reads back equal.
+written), declined resignations and one still awaiting its answer, automatic doubles, set-up
+positions (:func:`dumps` refuses them), forfeits, and rules other than Jacoby, beavers and the
+cube limit; a roll that no play is possible for, ending a file, reads as the turn lost (R11).
+Everything else reads back equal.
 
 A wrong file raises :class:`~backgammon.formats.MatchFileError` naming the line, or with
 ``strict=False`` the game stops at the first entry that cannot be applied, the problem is
