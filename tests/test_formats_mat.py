@@ -39,7 +39,7 @@ def test_gnubg_fixtures_read_with_their_final_score(length: int) -> None:
     record = read(DATA / f"match{length}.mat")
     match = record.match
     assert record.names == ("gnubg", "root")
-    assert record.info == {"date": "2026.12.03"}
+    assert record.info == {"date": "2026-12-03"}  # gnubg writes 2026.12.03; info dates are ISO
     assert match.length == length and match.is_over()  # R32
     assert match.score == FIXTURE_SCORES[length]
     assert record.problems == ()

@@ -425,7 +425,7 @@ def test_gnubg_matches_read_as_the_mat_file_says(path: Path) -> None:
     assert our_games(match) == expected
     # the .mat file of the same match reads into the same match
     from_mat = mat.loads(mat_text)
-    assert from_mat.match == match and from_mat.names == record.names
+    assert from_mat.match == match and from_mat.names == record.names and from_mat.info == record.info
     last_score, _, last_win = expected[-1]
     winner = match.winner
     assert match.is_over() and winner is not None

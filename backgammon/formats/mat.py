@@ -98,6 +98,20 @@ _INFO_TAG = {v: k for k, v in _TAGS.items()}
 #: comment tags that set rules or names (never kept in ``info``)
 _RULE_TAGS = ("Jacoby", "Beaver", "CubeLimit", "Crawford", "Variation", "Player 1", "Player 2")
 
+#: a date as gnubg writes it (``2026.12.03``) or as ISO 8601 (``2026-12-03``)
+_DATE = re.compile(r"^(\d{4})[.-](\d{2})[.-](\d{2})$")
+
+
+def _iso_date(text: str) -> str:
+    """``info["date"]`` is ISO 8601, as the SGF reader gives it: gnubg's ``2026.12.03`` is
+    ``2026-12-03``; any other text is kept as it is.
+
+    >>> _iso_date("2026.12.03"), _iso_date("3 Dec 2026")
+    ('2026-12-03', '3 Dec 2026')
+    """
+    return _DATE.sub(r"\1-\2-\3", text.strip())
+
+
 _COMMENT_TAG = re.compile(r'^\s*;\s*\[\s*(?P<key>[^"\]]+?)\s*"(?P<value>.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^\s*(?P<n>\d+)\s*-?\s*points?\s+match\b", re.I)
 _GAME = re.compile(r"^\s*Game\s+(?P<n>\d+)\b", re.I)
@@ -196,7 +210,8 @@ class _Parsed:
                 if key in _RULE_TAGS:
                     self.tags[key] = value
                 else:
-                    self.info[_TAGS.get(key, key)] = value
+                    name = _TAGS.get(key, key)
+                    self.info[name] = _iso_date(value) if name == "date" else value
             return
         length = _LENGTH.match(line)
         if length is not None and not self.games:
@@ -536,6 +551,8 @@ def dumps(record: MatchRecord) -> str:
     out: list[str] = []
     for key, value in record.info.items():
         tag = _INFO_TAG.get(key, key)
+        if key == "date":
+            value = _DATE.sub(r"\1.\2.\3", value)
         out.append(f'; [{tag} "{_one_line(value)}"]')
     rules = match.rules
     if rules.jacoby:
