@@ -13,7 +13,8 @@ settings: ``set rollout trials N``, ``chequerplay plies 0``, ``cubeful off``, ``
 ``quasirandom on``, ``truncation`` as asked, ``set board ID``, ``rollout``. gnubg prints
 its rollout results only to a terminal, so it runs under ``script`` (a pseudo-terminal);
 its CPU time is that of the child processes (``getrusage``), start-up included (about
-0.2 s). gnubg prints its standard errors with 3 decimals (0.000 in easy races). Printed: games per second of wall time and of CPU time of both, their ratio, both
+0.2 s); it prints its standard errors with 3 decimals (0.000 in easy races). Printed:
+games per second of wall time and of CPU time of both, their ratio, both
 results (win, gammons, equity ± standard error) and the difference of the equities in units
 of its standard error (``z``). The two engines play with different networks, so their
 rollouts measure slightly different things (each bot's own play): a few tenths of a point
@@ -39,7 +40,8 @@ from backgammon.analysis.rollout import RolloutSettings, rollout
 
 GNUBG = "/usr/games/gnubg"
 _PID = re.compile(r"^[A-Za-z0-9+/]{14}$")
-_LINE = re.compile(r"^\s*([01]\.\d+) ([01]\.\d+) ([01]\.\d+) - ([01]\.\d+) ([01]\.\d+) ([01]\.\d+) CL\s+([+-]?\d+\.\d+)")
+_P = r"([01]\.\d+)"
+_LINE = re.compile(rf"^\s*{_P} {_P} {_P} - {_P} {_P} {_P} CL\s+([+-]?\d+\.\d+)")
 _SE = re.compile(r"^\s*\[([\d.]+) ([\d.]+) ([\d.]+) - ([\d.]+) ([\d.]+) ([\d.]+) CL\s+([\d.]+)\]")
 
 
@@ -69,7 +71,8 @@ def ours(position: Position, settings: RolloutSettings) -> Figures:
     r = rollout(position, settings=settings)
     wall = time.perf_counter() - t0
     child = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = time.process_time() - cpu0 + (child.ru_utime - child0.ru_utime) + (child.ru_stime - child0.ru_stime)
+    cpu = (time.process_time() - cpu0 + (child.ru_utime - child0.ru_utime)
+           + (child.ru_stime - child0.ru_stime))
     p = r.probabilities
     return Figures(p.win, p.win_gammon, p.lose_gammon, r.equity, r.equity_se, wall, cpu)
 
