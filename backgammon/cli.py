@@ -23,6 +23,16 @@ Sub-commands:
   share one PostgreSQL database (docs/DEPLOY.md); Ctrl-C stops it.
 * ``backgammon moderator NAME [--database URL] [--revoke]`` — give an account of the club the
   moderator's role (or take it back).
+* ``backgammon convert IN OUT`` — convert a match file between ``.mat``, ``.sgf`` and
+  ``.json`` (:mod:`backgammon.commands.convert`, :mod:`backgammon.formats`);
+* ``backgammon analyse FILE [--ply N] [--json]`` — every decision of a match judged, luck,
+  error rates, PR (:mod:`backgammon.commands.analyse`);
+* ``backgammon rollout POSITION [--games N] ...`` — roll a position out on every core or a Ray
+  cluster (:mod:`backgammon.commands.rollout`);
+* ``backgammon engine [--port N]`` — the engine as an HTTP service
+  (:mod:`backgammon.commands.engine`);
+* ``backgammon train`` / ``backgammon refine`` — the engine's training programs.
+  These hand every argument to their module's own command line (``--help`` included).
 
 When the reader of ``show`` or ``moves`` goes away before the end of the output
 (``backgammon moves ... | head``), the command stops quietly with exit status
