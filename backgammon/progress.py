@@ -65,13 +65,16 @@ class Progress:
         el = time.perf_counter() - self._start
         return (self.done - self._first) / el if el > 0 else 0.0
 
-    def update(self, done: int, status: str = "") -> None:
-        """``done`` units of ``total`` are done; ``status`` is shown beside the bar."""
+    def update(self, done: int, status: str = "", *, total: int | None = None) -> None:
+        """``done`` units of ``total`` are done; ``status`` is shown beside the bar; a new
+        ``total`` when the work turns out larger (or smaller) than first said."""
         self.done = done
+        if total is not None:
+            self.total = total
         if not self.enabled:
             return
         if self._rich is not None:
-            self._rich.update(self._task, completed=done, status=status)
+            self._rich.update(self._task, completed=done, status=status, total=self.total)
             return
         now = time.perf_counter()
         if now - self._last < 0.25 and done < self.total:

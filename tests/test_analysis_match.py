@@ -365,6 +365,12 @@ def test_deeper_analysis_and_progress() -> None:
     d = analyse_match(m, plies=1).decisions[0]
     assert d.best == "8/5 6/5" and d.error > 0.04 and d.candidates[0].move == "8/5 6/5"
     assert d.candidates[-1].move == "24/20"
+    # at 2 ply the 1-ply filter is reported first, then the total grows by the 2-ply work
+    seen.clear()
+    analyse_match(m, plies=2, progress=lambda done, total: seen.append((done, total)))
+    totals = [t for _, t in seen]
+    assert totals[0] < totals[-1] and totals == sorted(totals)
+    assert seen[-1][0] == seen[-1][1] and [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
 def test_refusals() -> None:

@@ -656,7 +656,8 @@ def analyse_match(
     """Analyse every decision of ``match`` at ``plies`` (0, 1 or 2) and the luck of every
     roll (0 ply); ``names`` are player 0's and player 1's; ``evaluator`` defaults to the
     shipped engine; ``progress(done, total)`` is called as the positions are evaluated
-    (total: the positions looked at ``plies`` deep). See the module docs for the units and
+    (total: the positions looked at ``plies`` deep, and at 2 ply those the 1-ply filter
+    looks at first: ``total`` grows once, when the filter is done). See the module docs for the units and
     what counts.
     """
     if plies not in (0, 1, 2) or isinstance(plies, bool):
@@ -707,9 +708,21 @@ def analyse_match(
         values = [_after(outs(k, 0), k, job.state, job.player, rules) for k in keys]
         scale = _unit(job.state, job.player).scale
         job.keep = _filter(range(n), values, scale, *FILTERS[0]) if plies else list(range(n))
+    done = 0  # progress: the positions evaluated at 1 ply (the filter) and at ``plies``
+    first = 0
+
+    def step(count: int, total: int) -> None:
+        nonlocal done
+        done += count
+        if progress is not None:
+            progress(done, total)
+
     if plies == 2:
-        outs.fetch((job.legal.boards[i].tobytes() for job in plays if len(job.legal) > 1
-                    for i in job.keep), 1)
+        wide = [job.legal.boards[i].tobytes() for job in plays if len(job.legal) > 1 for i in job.keep]
+        first = len({k for k in wide if k not in outs.memo[1]})
+        if progress is not None:
+            progress(0, first)
+        outs.fetch(wide, 1, lambda count: step(count, first))
         for job in plays:
             if len(job.legal) > 1:
                 values1 = {i: _after(outs(k, 1), k, job.state, job.player, rules)
@@ -729,18 +742,10 @@ def analyse_match(
                 deep.append(job.position.swap()._key)  # noqa: SLF001
         else:
             deep.append(job.position._key)  # noqa: SLF001
-    total = len({k for k in deep if k not in outs.memo[plies]})
-    done = 0
+    total = first + len({k for k in deep if k not in outs.memo[plies]})
     if progress is not None:
-        progress(0, total)
-
-    def step(count: int) -> None:
-        nonlocal done
-        done += count
-        if progress is not None:
-            progress(done, total)
-
-    outs.fetch(deep, plies, step)
+        progress(done, total)
+    outs.fetch(deep, plies, lambda count: step(count, total))
 
     decisions: list[Decision] = []
     luck_of = {id(r): r.value for r in rolls}

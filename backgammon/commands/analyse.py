@@ -4,7 +4,7 @@ Reads ``FILE`` (``.mat``, ``.txt``, ``.sgf`` or ``.json``, :func:`backgammon.for
 judges every decision of both players (:func:`backgammon.analysis.match.analyse_match`,
 2 ply by default) with a progress bar on stderr, and prints the per-player table (error
 rate in mEMG per unforced decision, PR, rating, checker and cube figures, luck) and the
-``N`` worst decisions (5 by default), each with its position drawn as ``backgammon show``
+``N`` worst decisions (10 by default), each with its position drawn as ``backgammon show``
 draws it and the best play or cube action. ``--json`` prints
 :meth:`~backgammon.analysis.match.MatchAnalysis.to_dict` instead.
 
@@ -39,8 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="how deep the engine looks (default 2; 0 is fastest)")
     parser.add_argument("--json", action="store_true",
                         help="print the analysis as JSON (format backgammon-analysis)")
-    parser.add_argument("--worst", type=int, default=5, metavar="N",
-                        help="show the N worst decisions with their positions (default 5)")
+    parser.add_argument("--worst", type=int, default=10, metavar="N",
+                        help="show the N worst decisions with their positions (default 10)")
     return parser
 
 
@@ -51,7 +51,7 @@ def _cube_line(d: Decision) -> str:
             f"double/pass {c.double_pass:+.3f}   proper: {c.proper}")
 
 
-def report(analysis: MatchAnalysis, *, worst: int = 5) -> str:
+def report(analysis: MatchAnalysis, *, worst: int = 10) -> str:
     """What ``backgammon analyse`` prints, but the boards: the table, then the ``worst``
     decisions."""
     parts = [table(analysis)]
@@ -157,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         nonlocal bar
         if bar is None:
             bar = Progress(total, f"analysing at {args.ply} ply", unit="positions")
-        bar.update(done)
+        bar.update(done, total=total)
 
     try:
         analysis = analyse_match(record.match, plies=args.ply, names=record.names,
