@@ -46,6 +46,7 @@ import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -70,7 +71,8 @@ ProgressCallback = Callable[[int, int, "RolloutResult"], None]
 _STATE_FORMAT = "backgammon-rollout-state"
 _RESULT_FORMAT = "backgammon-rollout"
 #: the settings that change the result (the others only change how it is computed)
-_IDENTITY = ("plies", "cubeful", "truncate", "variance_reduction", "quasi_random", "seed")
+_IDENTITY = ("plies", "cubeful", "truncate", "variance_reduction", "quasi_random", "seed",
+             "bearoff_truncation", "cube_limit")
 #: the cubeless equity is ``_EQUITY @ outputs - 1`` (its variance ``_EQUITY @ cov @ _EQUITY``)
 _EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 #: the default number of candidate plays of :func:`rollout_plays`, and their 0-ply window
@@ -99,7 +101,7 @@ class RolloutSettings:
     games: int = 1296
     #: the chequer play's look-ahead: 0, or 1 (1 ply on the best 8 plays by 0 ply)
     plies: int = 0
-    #: also give Janowski's cubeful equity of the rolled-out probabilities
+    #: cube actions inside the trials: also the cubeful equity (module docstring)
     cubeful: bool = False
     #: stop each trial after this many plies and take the evaluation there (0: to the end)
     truncate: int = 0
@@ -115,6 +117,10 @@ class RolloutSettings:
     ray_address: str | None = None
     #: trials per unit of work
     chunk: int = 36
+    #: a cubeless trial stops when both sides are in the bear-off tables (exact value there)
+    bearoff_truncation: bool = True
+    #: the highest cube of a cubeful trial (R26; a power of 2, None: no limit)
+    cube_limit: int | None = None
 
     def __post_init__(self) -> None:
         def whole(name: str, low: int) -> None:
@@ -133,6 +139,10 @@ class RolloutSettings:
             raise RolloutError(f"plies={self.plies!r}: rollouts play at 0 or 1 ply")
         if self.workers is not None:
             whole("workers", 1)
+        limit = self.cube_limit
+        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)
+                                  or limit < 1 or limit & (limit - 1)):
+            raise RolloutError(f"cube_limit={limit!r}: a power of 2 (1, 2, 4 ...) or None (R26)")
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON values."""
@@ -169,10 +179,14 @@ class RolloutResult:
     """A rollout's result, for the side on roll of the position rolled out (for
     :func:`rollout_plays`: for the side that made the play).
 
-    ``probabilities`` are the means clipped consistent; ``equity`` is the cubeless equity of
-    the unclipped means; ``standard_errors`` those of the five means. ``cubeful_equity``
-    (with ``settings.cubeful``): money in points per game for a cube of 1, match play in
-    match-winning chances (``unit``).
+    Cubeless: ``probabilities`` are the means clipped consistent; ``equity`` is the cubeless
+    equity of the unclipped means; ``standard_errors`` those of the five means, ``equity_se``
+    the equity's. Cubeful (with ``settings.cubeful``, the trials' own cube actions):
+    ``cubeful_equity`` ± ``cubeful_se`` in ``unit``: ``"points"`` (money: points per game
+    for the starting cube, a 2-cube gammon won from a 1-cube start is +4) or ``"emg"``
+    (match: EMG, the match winning chances ``cubeful_mwc`` ± ``cubeful_mwc_se`` turned into
+    equivalent money as the match analysis does). Results saved by version 1 (cubeful was
+    Janowski's formula on the cubeless means) read back with ``unit`` ``"mwc"`` for matches.
     """
 
     probabilities: Probabilities
@@ -183,15 +197,18 @@ class RolloutResult:
     settings: RolloutSettings
     cubeful_equity: float | None = None
     cubeful_se: float | None = None
-    #: ``"points"`` (money) or ``"mwc"`` (match) for the cubeful equity
+    #: ``"points"`` (money), ``"emg"`` (match), ``"mwc"`` (a match result of version 1)
     unit: str = "points"
     position_id: str = ""
     match_id: str = ""
+    #: match play: the cubeful match winning chances and their standard error
+    cubeful_mwc: float | None = None
+    cubeful_mwc_se: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The result as JSON values."""
         return {
-            "format": _RESULT_FORMAT, "version": 1,
+            "format": _RESULT_FORMAT, "version": 2,
             "position_id": self.position_id, "match_id": self.match_id,
             "games": self.games,
             "probabilities": dict(zip(_NAMES, self.probabilities.as_tuple())),
@@ -199,28 +216,38 @@ class RolloutResult:
             "equity": self.equity, "equity_se": self.equity_se,
             "cubeful_equity": self.cubeful_equity, "cubeful_se": self.cubeful_se,
             "unit": self.unit,
+            "cubeful_mwc": self.cubeful_mwc, "cubeful_mwc_se": self.cubeful_mwc_se,
             "settings": self.settings.to_dict(),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RolloutResult:
-        """Inverse of :meth:`to_dict`."""
+        """Inverse of :meth:`to_dict` (also reads version 1)."""
         from ..engine.probabilities import Probabilities
 
         if data.get("format") != _RESULT_FORMAT:
             raise RolloutError(f"format {data.get('format')!r}: not a rollout result "
                                f"({_RESULT_FORMAT!r})")
+        if data.get("version", 1) not in (1, 2):
+            raise RolloutError(f"version {data.get('version')!r}: a rollout result of version "
+                               "1 or 2 is expected (a newer program wrote it?)")
+
+        def opt(name: str) -> float | None:
+            value = data.get(name)
+            return None if value is None else float(value)
+
         try:
             probs = Probabilities(*(float(data["probabilities"][n]) for n in _NAMES))
             ses = tuple(float(data["standard_errors"][n]) for n in _NAMES)
-            cf = data.get("cubeful_equity")
-            cfse = data.get("cubeful_se")
+            settings = dict(data["settings"])
+            if data.get("version", 1) == 1:
+                settings.setdefault("bearoff_truncation", False)
             return cls(probs, float(data["equity"]), (ses[0], ses[1], ses[2], ses[3], ses[4]),
                        float(data["equity_se"]), int(data["games"]),
-                       RolloutSettings.from_dict(data["settings"]),
-                       None if cf is None else float(cf), None if cfse is None else float(cfse),
-                       str(data.get("unit", "points")), str(data.get("position_id", "")),
-                       str(data.get("match_id", "")))
+                       RolloutSettings.from_dict(settings), opt("cubeful_equity"),
+                       opt("cubeful_se"), str(data.get("unit", "points")),
+                       str(data.get("position_id", "")), str(data.get("match_id", "")),
+                       opt("cubeful_mwc"), opt("cubeful_mwc_se"))
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, RolloutError):
                 raise
@@ -235,6 +262,8 @@ class RolloutResult:
             text += f"  cubeful {self.cubeful_equity:+.4f} ± {self.cubeful_se or 0.0:.4f}"
             if self.unit == "mwc":
                 text += " MWC"
+            elif self.unit == "emg":
+                text += f" EMG ({self.cubeful_mwc or 0.0:.4f} MWC)"
         return text + f"  ({self.games} games)"
 
 
@@ -245,15 +274,33 @@ class RolloutResult:
 class RolloutState:
     """Where a rollout stands: the sums over its first ``trials`` trials (in trial order),
     and the results of chunks already done beyond them (``pending``: first trial -> rows).
-    Saved as JSON (:meth:`to_dict`, :meth:`save`); floats round-trip exactly."""
+    Each trial is a row of 5 cubeless figures, and with ``settings.cubeful`` a sixth, the
+    cubeful result (money: points per starting cube; match: the MWC). Saved as JSON
+    (:meth:`to_dict`, :meth:`save`, version 2; version 1 files of cubeless rollouts still
+    load); floats round-trip exactly."""
 
     position_id: str
     match_id: str
     settings: RolloutSettings
     trials: int = 0
-    sums: NDArray[np.float64] = field(default_factory=lambda: np.zeros(5))
-    cross: NDArray[np.float64] = field(default_factory=lambda: np.zeros((5, 5)))
+    sums: NDArray[np.float64] = field(default_factory=lambda: np.zeros(0))
+    cross: NDArray[np.float64] = field(default_factory=lambda: np.zeros((0, 0)))
     pending: dict[int, NDArray[np.float64]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        w = self.width
+        if self.sums.shape == (0,):
+            self.sums = np.zeros(w)
+        if self.cross.shape == (0, 0):
+            self.cross = np.zeros((w, w))
+        if self.sums.shape != (w,) or self.cross.shape != (w, w) or self.trials < 0:
+            raise RolloutError(f"a saved rollout with sums of shape {self.sums.shape} and "
+                               f"{self.cross.shape}: expected ({w},) and ({w}, {w})")
+
+    @property
+    def width(self) -> int:
+        """Figures per trial: 5 (cubeless), 6 (cubeful)."""
+        return 6 if self.settings.cubeful else 5
 
     @property
     def done(self) -> int:
@@ -273,32 +320,44 @@ class RolloutState:
 
     def to_dict(self) -> dict[str, Any]:
         """The state as JSON values."""
-        return {"format": _STATE_FORMAT, "version": 1, "position_id": self.position_id,
+        return {"format": _STATE_FORMAT, "version": 2, "position_id": self.position_id,
                 "match_id": self.match_id, "settings": self.settings.to_dict(),
                 "trials": self.trials, "sums": self.sums.tolist(), "cross": self.cross.tolist(),
                 "pending": [[s, r.tolist()] for s, r in sorted(self.pending.items())]}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RolloutState:
-        """Inverse of :meth:`to_dict`."""
+        """Inverse of :meth:`to_dict`. A version 1 state (before the bear-off truncation
+        and the cube actions in the trials) loads when cubeless, as played: without the
+        bear-off truncation."""
         if not isinstance(data, Mapping) or data.get("format") != _STATE_FORMAT:
             found = data.get("format") if isinstance(data, Mapping) else type(data).__name__
             raise RolloutError(f"format {found!r}: not a saved rollout ({_STATE_FORMAT!r})")
+        version = data.get("version", 1)
+        if version not in (1, 2):
+            raise RolloutError(f"version {version!r}: a saved rollout of version 1 or 2 is "
+                               "expected (a newer program wrote it?)")
         try:
+            settings_data = dict(data["settings"])
+            if version == 1:
+                if settings_data.get("cubeful"):
+                    raise RolloutError(
+                        "a cubeful rollout saved by version 1 (Janowski's formula on the "
+                        "cubeless means, no cube in its trials) cannot go on as a rollout with "
+                        "cube actions: start it again")
+                settings_data.setdefault("bearoff_truncation", False)
+            settings = RolloutSettings.from_dict(settings_data)
+            width = 6 if settings.cubeful else 5
             sums = np.array(data["sums"], np.float64)
             cross = np.array(data["cross"], np.float64)
-            pending = {int(s): np.array(r, np.float64).reshape(-1, 5) for s, r in data["pending"]}
-            state = cls(str(data["position_id"]), str(data["match_id"]),
-                        RolloutSettings.from_dict(data["settings"]), int(data["trials"]),
-                        sums, cross, pending)
+            pending = {int(s): np.array(r, np.float64).reshape(-1, width)
+                       for s, r in data["pending"]}
+            return cls(str(data["position_id"]), str(data["match_id"]), settings,
+                       int(data["trials"]), sums, cross, pending)
         except RolloutError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
             raise RolloutError(f"a saved rollout with a broken field: {exc!r}") from None
-        if sums.shape != (5,) or cross.shape != (5, 5) or state.trials < 0:
-            raise RolloutError(f"a saved rollout with sums of shape {sums.shape} and "
-                               f"{cross.shape}: expected (5,) and (5, 5)")
-        return state
 
     def save(self, path: str | Path) -> None:
         """Write the state as JSON to ``path`` (through a temporary file)."""
@@ -342,15 +401,12 @@ class RolloutInterrupted(KeyboardInterrupt):
 # -- statistics -------------------------------------------------------------------------------
 
 
-def _cubeful(means: NDArray[np.float64], position: Position, state: MatchState) -> float:
-    """Janowski's cubeful value of the side on roll with cubeless outputs ``means``."""
-    from ..bots.neural import cube_decision
-    from ..engine.probabilities import Probabilities
+def _emg_unit(state: MatchState, player: int) -> Any:
+    """The match analysis's unit of ``player`` (:mod:`backgammon.analysis.match`: MWC to
+    EMG at the score and cube of ``state``)."""
+    from .match import _unit
 
-    probs = Probabilities.from_outputs(means.tolist())
-    d = cube_decision(probs, position, state, state.player_on_roll)
-    value = min(d.double_take, d.double_pass) if d.double else d.no_double
-    return value / state.cube_value if state.is_money else value
+    return _unit(state, player)
 
 
 def _result(st: RolloutState) -> RolloutResult:
@@ -362,30 +418,26 @@ def _result(st: RolloutState) -> RolloutResult:
         cov = (st.cross - n * np.outer(mean, mean)) / (n - 1)
         cov = (cov + cov.T) / 2.0
     else:
-        cov = np.zeros((5, 5))
+        cov = np.zeros(st.cross.shape)
     diag = np.maximum(np.diag(cov), 0.0)
     ses = np.sqrt(diag / n)
-    eq_var = max(float(_EQUITY @ cov @ _EQUITY), 0.0)
+    eq_var = max(float(_EQUITY @ cov[:5, :5] @ _EQUITY), 0.0)
     settings = st.settings
-    cf = cfse = None
+    cf = cfse = mwc = mwcse = None
     unit = "points"
     if settings.cubeful:
-        position = Position.from_position_id(st.position_id)
+        cf, cfse = float(mean[5]), float(ses[5])
         mstate = MatchState.from_match_id(st.match_id)
-        unit = "points" if mstate.is_money else "mwc"
-        cf = _cubeful(mean, position, mstate)
-        # delta method: the gradient of the (piecewise linear) cubeful value at the means
-        grad = np.zeros(5)
-        for i in range(5):
-            step = np.zeros(5)
-            step[i] = 1e-5
-            grad[i] = (_cubeful(mean + step, position, mstate)
-                       - _cubeful(mean - step, position, mstate)) / 2e-5
-        cfse = math.sqrt(max(float(grad @ cov @ grad), 0.0) / n)
+        if not mstate.is_money:
+            unit = "emg"
+            mwc, mwcse = cf, cfse
+            emg = _emg_unit(mstate, mstate.player_on_roll)
+            cf, cfse = float(emg.emg(mwc)), float(emg.scale * mwcse)
     s = ses.tolist()
-    return RolloutResult(Probabilities.from_outputs(mean.tolist()), float(_EQUITY @ mean) - 1.0,
-                         (s[0], s[1], s[2], s[3], s[4]), math.sqrt(eq_var / n), n, settings,
-                         cf, cfse, unit, st.position_id, st.match_id)
+    return RolloutResult(Probabilities.from_outputs(mean[:5].tolist()),
+                         float(_EQUITY @ mean[:5]) - 1.0, (s[0], s[1], s[2], s[3], s[4]),
+                         math.sqrt(eq_var / n), n, settings, cf, cfse, unit, st.position_id,
+                         st.match_id, mwc, mwcse)
 
 
 # -- the work ---------------------------------------------------------------------------------
@@ -405,8 +457,61 @@ def _engine_args() -> tuple[Any, ...]:
     return _worker_args
 
 
-#: one unit of work: (job, key bytes, first trial, trials, seed, plies, truncate, vr, quasi)
-Task = tuple[int, bytes, int, int, int, int, int, bool, bool]
+@lru_cache(maxsize=64)
+def _cube_args(match_id: str, cube_limit: int | None) -> tuple[Any, ...]:
+    """The cube as the kernels take it (``ci``, ``cf``, ``mt``, ``mv``: see
+    :mod:`backgammon.engine._rollout_kernels`) for the side on roll of the Match ID (the
+    root side): the starting cube, its owner, the Jacoby rule (money), the limit, and in a
+    match the take and cash points of :mod:`backgammon.engine.met` at each cube level the
+    trial may reach and the MWC after each result (Crawford, post-Crawford as the score
+    says)."""
+    from ..bots.base import is_post_crawford
+    from ..engine import cube as cube_model
+    from ..engine import met
+    from ..engine._rollout_kernels import CUBE_INTS
+    from ..engine.cube import CubeOwner
+
+    state = MatchState.from_match_id(match_id)
+    root = state.player_on_roll
+    ci = np.zeros(CUBE_INTS, np.int64)
+    ci[0] = 1 if state.is_money else 0
+    ci[1] = state.cube_value
+    ci[2] = 0 if state.cube_owner is None else (1 if state.cube_owner == root else 2)
+    ci[3] = 1 if state.is_money and state.jacoby else 0
+    ci[4] = cube_limit or 0
+    ci[5] = 1 if state.crawford and not state.is_money else 0
+    cf = np.array([cube_model.X_CONTACT, cube_model.X_BEAROFF, cube_model._RACE_COEFF,
+                   cube_model._RACE_FACTOR, cube_model._RACE_MIN, cube_model._RACE_MAX,
+                   met.X_MATCH])
+    if state.is_money:
+        return ci, cf, np.zeros((2, 1, 3, 2)), np.zeros((2, 1, 6))
+    n = state.match_length
+    aways = (n - state.score[root], n - state.score[1 - root])
+    ci[7], ci[8] = aways
+    levels = 2
+    while state.cube_value << (levels - 2) < 2 * max(aways):
+        levels += 1
+    ci[6] = levels
+    post = is_post_crawford(state) or state.crawford
+    table = met.DEFAULT_MET
+    owners = (CubeOwner.CENTRED, CubeOwner.PLAYER, CubeOwner.OPPONENT)
+    mt = np.full((2, levels, 3, 2), np.nan)
+    mv = np.zeros((2, levels, 6))
+    for side in (0, 1):
+        a, b = aways if side == 0 else aways[::-1]
+        for k in range(levels):
+            c = state.cube_value << k
+            for o, owner in enumerate(owners):
+                tp, cp = met._window(table, a, b, c, owner, post, state.crawford)
+                mt[side, k, o] = (np.nan if tp is None else tp, np.nan if cp is None else cp)
+            mv[side, k] = [table.mwc(a - j * c, b, post) for j in (1, 2, 3)] + \
+                          [table.mwc(a, b - j * c, post) for j in (1, 2, 3)]
+    return ci, cf, mt, mv
+
+
+#: one unit of work: (job, key bytes, first trial, trials, seed, plies, truncate, vr, quasi,
+#: cubeful, bear-off truncation, Match ID, cube limit)
+Task = tuple[int, bytes, int, int, int, int, int, bool, bool, bool, bool, str, "int | None"]
 
 
 def run_chunk(task: Task) -> tuple[int, int, NDArray[np.float64]]:
@@ -416,10 +521,12 @@ def run_chunk(task: Task) -> tuple[int, int, NDArray[np.float64]]:
     from ..engine import _rollout_kernels
 
     kernel: Any = _rollout_kernels.rollout_trials
-    job, key, first, count, seed, plies, truncate, vr, quasi = task
-    out = np.zeros((count, 5))
+    (job, key, first, count, seed, plies, truncate, vr, quasi, cubeful, bstop, match_id,
+     limit) = task
+    out = np.zeros((count, 6 if cubeful else 5))
     k = np.frombuffer(key, np.uint8).copy()
-    kernel(k, first, count, seed, plies, truncate, vr, quasi, *_engine_args(), out)
+    kernel(k, first, count, seed, plies, truncate, vr, quasi, cubeful, bstop,
+           *_cube_args(match_id, limit), *_engine_args(), out)
     return job, first, out
 
 
@@ -451,7 +558,8 @@ def _tasks(jobs: Sequence[_Job], settings: RolloutSettings) -> list[Task]:
                 continue
             end = min(pos + s.chunk, s.games, *(p for p in starts if p > pos))
             out.append((j, job.key, pos, end - pos, s.seed, s.plies, s.truncate,
-                        s.variance_reduction, s.quasi_random))
+                        s.variance_reduction, s.quasi_random, s.cubeful, s.bearoff_truncation,
+                        st.match_id, s.cube_limit))
             pos = end
     # interleave the jobs' chunks, first trials first (estimates of every play grow together)
     out.sort(key=lambda t: (t[2], t[0]))
@@ -570,14 +678,20 @@ def rollout(position: Position, state: MatchState | None = None,
     return rollout_state(position, state, settings, progress=progress, resume=resume).result()
 
 
-def _flipped(r: RolloutResult, position_id: str, match_id: str) -> RolloutResult:
-    """The result of the side that just moved, from that of the side now on roll."""
+def _flipped(r: RolloutResult, position_id: str, state: MatchState) -> RolloutResult:
+    """The result of the side that just moved (on roll in ``state``), from that of the side
+    now on roll."""
     s = r.standard_errors
-    cf = None if r.cubeful_equity is None else (
-        1.0 - r.cubeful_equity if r.unit == "mwc" else -r.cubeful_equity)
+    cf, mwc = r.cubeful_equity, r.cubeful_mwc
+    if cf is not None:
+        if mwc is not None:
+            mwc = 1.0 - mwc
+            cf = float(_emg_unit(state, state.player_on_roll).emg(mwc))
+        else:
+            cf = -cf
     return replace(r, probabilities=r.probabilities.flip(), equity=-r.equity,
                    standard_errors=(s[0], s[3], s[4], s[1], s[2]), cubeful_equity=cf,
-                   position_id=position_id, match_id=match_id)
+                   cubeful_mwc=mwc, position_id=position_id, match_id=state.to_match_id())
 
 
 def rollout_plays(position: Position, dice: tuple[int, int], state: MatchState | None = None,
@@ -616,8 +730,9 @@ def rollout_plays(position: Position, dice: tuple[int, int], state: MatchState |
         saved = resume[n] if resume is not None and n < len(resume) else None
         jobs.append(_Job(_key(pos), _start(pos, after_state, settings, saved)))
     _execute(jobs, settings, progress)
-    pid, mid = position.position_id(), mstate.to_match_id()
-    out = [(legal.texts()[i], _flipped(job.state.result(), pid, mid)) for i, job in zip(order, jobs)]
+    pid = position.position_id()
+    out = [(legal.texts()[i], _flipped(job.state.result(), pid, mstate))
+           for i, job in zip(order, jobs)]
 
     def value(item: tuple[str, RolloutResult]) -> float:
         r = item[1]

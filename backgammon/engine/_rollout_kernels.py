@@ -41,13 +41,16 @@ from ._kernels import (
     equity_of,
     eval_one,
     game_stream,
+    is_bearoff,
+    is_contact,
     njit,
     roll_die,
     win_points,
 )
 from ._search_kernels import _one_ply, _scratch, _swapped
 
-__all__ = ["FILTER_COUNT", "FILTER_MARGIN", "accumulate", "rollout_trials", "stratified_roll"]
+__all__ = ["CUBE_INTS", "FILTER_COUNT", "FILTER_MARGIN", "accumulate", "cube_decision",
+           "rollout_trials", "stratified_roll"]
 
 #: 1-ply move filter (gnubg's default for 1 ply): the plays within this 0-ply equity of the
 #: best ...
@@ -150,17 +153,254 @@ def _choose_one_ply(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     return int(best)
 
 
+# -- the cube (cubeful trials) ------------------------------------------------------------------
+#
+# ``ci`` (int64): 0 money (1) or match (0); 1 the starting cube; 2 its owner (0 centred, 1 the
+# root side, 2 the other side); 3 the Jacoby rule in force (money); 4 the cube limit (0: none);
+# 5 the Crawford game; 6 the number of cube levels in ``mt`` / ``mv``; 7, 8 the root side's and
+# the other side's away scores (match). ``cf`` (float64): Janowski's cube efficiencies (contact,
+# bear-off, race coefficient, race factor, race minimum, race maximum) and the match one.
+# ``mt[s, k, o]``: the (take point, cash point) of side ``s`` (0 root, 1 other) on roll at cube
+# ``ci[1] << k`` held as ``o`` (0 centred, 1 by itself, 2 by the opponent) seen from it, NaN
+# where that side cannot double (:func:`backgammon.engine.met._window`); ``mv[s, k]``: its
+# match winning chances after winning 1, 2, 3 times the cube, then after losing them.
+
+CUBE_INTS = 9
+_CENTRED, _MINE, _THEIRS = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def _efficiency(key: Any, cf: Any) -> float:
+    """Janowski's cube efficiency of ``key`` for its side on roll (as
+    :func:`backgammon.engine.cube.cube_efficiency` of the bots' cube decision)."""
+    if is_contact(key):
+        return float(cf[0])
+    if is_bearoff(key):
+        return float(cf[1])
+    pips = 0
+    for i in range(25):
+        pips += key[i] * (i + 1)
+    return float(min(max(cf[2] + cf[3] * pips, cf[4]), cf[5]))
+
+
+@njit(cache=True, nogil=True)
+def _money_equity(v: Any, own: int, x: float, gammons: bool) -> float:
+    """:func:`backgammon.engine.cube.cubeful_equity` (per unit of cube) of outputs ``v``."""
+    p = v[0]
+    w = 1.0
+    lv = 1.0
+    if gammons:
+        if p > 1e-9:
+            w = 1.0 + (v[1] + v[2]) / p
+        if 1.0 - p > 1e-9:
+            lv = 1.0 + (v[3] + v[4]) / (1.0 - p)
+    tp = (lv - 0.5) / (w + lv + 0.5)
+    cp = (lv + 1.0) / (w + lv + 0.5)
+    q = min(max(p, 0.0), 1.0)
+    # Janowski's live cube: piecewise linear through (0, -L) [(TP, -1)] [(CP, +1)] (1, W)
+    px = np.empty(4)
+    py = np.empty(4)
+    px[0] = 0.0
+    py[0] = -lv
+    n = 1
+    if own != _MINE:
+        px[n] = tp
+        py[n] = -1.0
+        n += 1
+    if own != _THEIRS:
+        px[n] = cp
+        py[n] = 1.0
+        n += 1
+    px[n] = 1.0
+    py[n] = w
+    n += 1
+    live = py[n - 1]
+    for i in range(n - 1):
+        if q <= px[i + 1]:
+            if px[i + 1] - px[i] < 1e-9:
+                live = py[i]
+            else:
+                live = py[i] + (py[i + 1] - py[i]) * (q - px[i]) / (px[i + 1] - px[i])
+            break
+    dead = p * w - (1.0 - p) * lv
+    return float(x * live + (1.0 - x) * dead)
+
+
+@njit(cache=True, nogil=True)
+def _match_equity(v: Any, s: int, k: int, own: int, mt: Any, mv: Any, xm: float) -> float:
+    """The MWC of side ``s`` on roll with outputs ``v`` at cube level ``k`` held as ``own``
+    (:func:`backgammon.engine.met.match_decision`'s ``_equity``)."""
+    p = v[0]
+    if p > 1e-12:
+        w = ((p - v[1]) * mv[s, k, 0] + (v[1] - v[2]) * mv[s, k, 1] + v[2] * mv[s, k, 2]) / p
+    else:
+        w = mv[s, k, 0]
+    lose = 1.0 - p
+    if lose > 1e-12:
+        lv = ((lose - v[3]) * mv[s, k, 3] + (v[3] - v[4]) * mv[s, k, 4]
+              + v[4] * mv[s, k, 5]) / lose
+    else:
+        lv = mv[s, k, 3]
+    tp = mt[s, k, own, 0]
+    cp = mt[s, k, own, 1]
+    px = np.empty(4)
+    py = np.empty(4)
+    px[0] = 0.0
+    py[0] = lv
+    n = 1
+    if not np.isnan(tp):
+        px[n] = tp
+        py[n] = mv[s, k, 3]
+        n += 1
+    if not np.isnan(cp):
+        px[n] = cp
+        py[n] = mv[s, k, 0]
+        n += 1
+    px[n] = 1.0
+    py[n] = w
+    n += 1
+    for i in range(n):
+        py[i] = xm * py[i] + (1.0 - xm) * (px[i] * w + (1.0 - px[i]) * lv)
+    q = min(max(p, 0.0), 1.0)
+    for i in range(n - 1):
+        if q <= px[i + 1]:
+            if px[i + 1] - px[i] < 1e-12:
+                return float(py[i])
+            return float(py[i] + (py[i + 1] - py[i]) * (q - px[i]) / (px[i + 1] - px[i]))
+    return float(py[n - 1])
+
+
+@njit(cache=True, nogil=True)
+def _level(cube: int, cube0: int) -> int:
+    k = 0
+    c = cube0
+    while c < cube:
+        c *= 2
+        k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _owner_seen(owner: int, root: bool) -> int:
+    """The cube's owner (0 centred, 1 root side, 2 other side) seen from the side on roll."""
+    if owner == 0:
+        return _CENTRED
+    if (owner == 1) == root:
+        return _MINE
+    return _THEIRS
+
+
+@njit(cache=True, nogil=True)
+def cube_decision(key: Any, v: Any, root: bool, cube: int, owner: int, ci: Any, cf: Any,
+                  mt: Any, mv: Any, out: Any) -> None:
+    """The bots' cube decision (:func:`backgammon.bots.neural.cube_decision`, with
+    :mod:`backgammon.analysis.match`'s rule that a cube at the limit is dead) for the side on
+    roll of ``key`` with 0-ply outputs ``v``: ``out`` = (no double, double/take, double/pass,
+    available), money in points (cube included), match in that side's MWC. ``root``: the
+    root side is on roll; ``cube``, ``owner``: the cube now (see ``ci``)."""
+    own = _owner_seen(owner, root)
+    limit = ci[4]
+    at_limit = limit > 0 and 2 * cube > limit
+    if ci[0] == 1:
+        x = _efficiency(key, cf)
+        gam = not (ci[3] == 1 and own == _CENTRED)
+        if at_limit:
+            nd = cube * _money_equity(v, own, 0.0, gam)
+            out[0] = nd
+            out[1] = 2 * cube * _money_equity(v, _THEIRS, 0.0, True)
+            out[2] = float(cube)
+            out[3] = 0.0
+            return
+        out[0] = cube * _money_equity(v, own, x, gam)
+        out[1] = (2 * cube) * _money_equity(v, _THEIRS, x, True)
+        out[2] = float(cube)
+        out[3] = 1.0 if own != _THEIRS else 0.0
+        return
+    s = 0 if root else 1
+    k = _level(cube, ci[1])
+    away = ci[7] if root else ci[8]
+    nd = _match_equity(v, s, k, own, mt, mv, cf[6])
+    out[0] = nd
+    out[2] = mv[s, k, 0]
+    if ci[5] == 0 and own != _THEIRS and away > cube and not at_limit and k + 1 < ci[6]:
+        out[1] = _match_equity(v, s, k + 1, _THEIRS, mt, mv, cf[6])
+        out[3] = 1.0
+    else:
+        out[1] = nd
+        out[3] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def _may_double(root: bool, cube: int, owner: int, ci: Any) -> bool:
+    """Can the side on roll double at all (before looking at the position)?"""
+    if _owner_seen(owner, root) == _THEIRS or ci[5] == 1:
+        return False
+    if ci[4] > 0 and 2 * cube > ci[4]:
+        return False
+    if ci[0] == 0:
+        away = ci[7] if root else ci[8]
+        return bool(away > cube)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _proper_root(key: Any, v: Any, root: bool, cube: int, owner: int, ci: Any, cf: Any,
+                 mt: Any, mv: Any, dec: Any) -> float:
+    """The cubeful value of ``key`` (its side on roll with outputs ``v`` takes its proper
+    cube action) for the *root* side, in the trial's unit (money: points per starting cube;
+    match: the root side's MWC)."""
+    cube_decision(key, v, root, cube, owner, ci, cf, mt, mv, dec)
+    value = dec[0]
+    if dec[3] > 0.5 and min(dec[1], dec[2]) > dec[0]:
+        value = min(dec[1], dec[2])
+    if ci[0] == 1:
+        value /= ci[1]
+        return float(value if root else -value)
+    return float(value if root else 1.0 - value)
+
+
+@njit(cache=True, nogil=True)
+def _cube_end(res: Any, cube: int, owner: int, ci: Any, mv: Any) -> float:
+    """The cubeful result for the root side of a finished game whose 0/1 outcome (root's
+    view) is ``res``."""
+    won = res[0] > 0.5
+    if won:
+        pts = 1 + (1 if res[1] > 0.5 else 0) + (1 if res[2] > 0.5 else 0)
+    else:
+        pts = 1 + (1 if res[3] > 0.5 else 0) + (1 if res[4] > 0.5 else 0)
+    if ci[0] == 1:
+        if ci[3] == 1 and owner == 0:
+            pts = 1  # R25: the Jacoby rule, the cube never turned
+        value = float(pts * cube) / ci[1]
+        return float(value if won else -value)
+    k = _level(cube, ci[1])
+    return float(mv[0, k, pts - 1] if won else mv[0, k, 2 + pts])
+
+
+@njit(cache=True, nogil=True)
+def _cube_pass(root: bool, cube: int, ci: Any, mv: Any) -> float:
+    """The root side's result when the side on roll doubles ``cube`` and the other passes."""
+    if ci[0] == 1:
+        value = float(cube) / ci[1]
+        return float(value if root else -value)
+    k = _level(cube, ci[1])
+    return float(mv[0, k, 0] if root else mv[0, k, 3])
+
+
 @njit(cache=True, nogil=True)
 def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, truncate: int,
-                   vr: bool, quasi: bool, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+                   vr: bool, quasi: bool, cubeful: bool, bstop: bool, ci: Any, cf: Any,
+                   mt: Any, mv: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                    rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any, boff: Any,
                    bfirst: Any, out: Any) -> int:
     """Play trials ``first .. first + count - 1`` from ``key0`` (side on roll first, before
     its roll) and write each one's result, from the root side's view, into ``out[t]``
-    (``float64[count, 5]``; see the module docstring). ``plies``: 0 or 1 (the chequer
-    play); ``truncate``: stop after that many plies (0: play to the end) and take the
-    evaluation at ``plies``; ``vr``: variance reduction; ``quasi``: stratified first two
-    rolls. Returns the number of plies played."""
+    (``float64[count, 5]``, or ``[count, 6]`` with ``cubeful``: the cubeful result last; see
+    the module docstring). ``plies``: 0 or 1 (the chequer play); ``truncate``: stop after
+    that many plies (0: play to the end) and take the evaluation at ``plies``; ``vr``:
+    variance reduction; ``quasi``: stratified first two rolls; ``bstop``: a cubeless trial
+    stops at a bear-off (with ``bo``) and takes the exact tables' value; ``ci``, ``cf``,
+    ``mt``, ``mv``: the cube (see above). Returns the number of plies played."""
     boards, steps, dies, table, st = _scratch()
     sc2 = _scratch()
     x = np.zeros(cw1.shape[0])
@@ -173,6 +413,7 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
     luck = np.zeros(NUM_OUTPUTS)
     res = np.zeros(NUM_OUTPUTS)
     tmp = np.zeros(NUM_OUTPUTS)
+    dec = np.zeros(4)
     eqs = np.zeros(boards.shape[0])
     order = np.zeros(FILTER_COUNT, np.int64)
     nxt = np.zeros(50, np.uint8)
@@ -185,18 +426,47 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
         root = True  # the root side is on roll
         for m in range(NUM_OUTPUTS):
             luck[m] = 0.0
+        cube = ci[1]
+        owner = ci[2]
+        cf_res = 0.0
+        cf_luck = 0.0
         ply = 0
         while True:
             if _over(key):
                 eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
                          x, h, v)
                 _to_root(v, root, res)
+                if cubeful:
+                    cf_res = _cube_end(res, cube, owner, ci, mv)
+                break
+            if bstop and bo and not cubeful and is_bearoff(key):
+                eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                         x, h, v)  # exact: the one-sided tables
+                _to_root(v, root, res)
                 break
             if truncate > 0 and ply >= truncate or ply >= _MAX_PLIES:
                 _value(key, plies, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
                        bfirst, sc2, x, h, v, bv, nv)
                 _to_root(nv, root, res)
+                if cubeful:
+                    cf_res = _proper_root(key, nv, root, cube, owner, ci, cf, mt, mv, dec)
                 break
+            if cubeful and _may_double(root, cube, owner, ci):
+                eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                         x, h, v)
+                cube_decision(key, v, root, cube, owner, ci, cf, mt, mv, dec)
+                if dec[3] > 0.5 and min(dec[1], dec[2]) > dec[0]:  # double
+                    if dec[1] > dec[2]:  # pass: the trial ends at the cube before the double
+                        cf_res = _cube_pass(root, cube, ci, mv)
+                        if plies == 0:
+                            _to_root(v, root, res)
+                        else:
+                            _value(key, plies, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
+                                   comp, boff, bfirst, sc2, x, h, v, bv, nv)
+                            _to_root(nv, root, res)
+                        break
+                    cube *= 2  # take: the taker owns the cube
+                    owner = 2 if root else 1
             if quasi and ply < 2:
                 d1, d2 = stratified_roll(index, ply)
             else:
@@ -208,17 +478,21 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
             if vr:
                 for m in range(NUM_OUTPUTS):
                     mean[m] = 0.0
+                cf_mean = 0.0
+                cf_actual = 0.0
                 for r1 in range(1, 7):
                     for r2 in range(r1, 7):
                         w = 1.0 if r1 == r2 else 2.0  # of 36
                         n = generate(key, r1, r2, boards, steps, dies, table, st)
                         if n == 0:
-                            eval_one(_swapped(key), cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
+                            after = _swapped(key)
+                            eval_one(after, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
                                      bo, comp, boff, bfirst, x, h, bv)
                             k = -1
                         else:
                             k = best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
                                           bo, comp, boff, bfirst, x, h, v, bv)
+                            after = boards[k]
                         # bv: the next side's view; the mover's view is its flip
                         tmp[0] = 1.0 - bv[0]
                         tmp[1] = bv[3]
@@ -227,15 +501,22 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
                         tmp[4] = bv[2]
                         for m in range(NUM_OUTPUTS):
                             mean[m] += w * tmp[m]
+                        f = 0.0
+                        if cubeful:  # the next side on roll takes its proper cube action
+                            if _over(after):
+                                _to_root(bv, not root, nv)
+                                f = _cube_end(nv, cube, owner, ci, mv)
+                            else:
+                                f = _proper_root(after, bv, not root, cube, owner, ci, cf, mt,
+                                                 mv, dec)
+                            cf_mean += w * f
                         if r1 == lo and r2 == hi:
                             for m in range(NUM_OUTPUTS):
                                 actual[m] = tmp[m]
+                            cf_actual = f
                             if plies == 0:
                                 have_move = True
-                                if k < 0:
-                                    nxt[:] = _swapped(key)
-                                else:
-                                    nxt[:] = boards[k]
+                                nxt[:] = after
                 for m in range(NUM_OUTPUTS):
                     tmp[m] = actual[m] - mean[m] / 36.0
                 # the mover's luck, seen from the root side
@@ -248,6 +529,7 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
                     luck[2] += tmp[4]
                     luck[3] += tmp[1]
                     luck[4] += tmp[2]
+                cf_luck += cf_actual - cf_mean / 36.0  # already the root side's value
             if not have_move:
                 n = generate(key, d1, d2, boards, steps, dies, table, st)
                 if n == 0:
@@ -272,22 +554,27 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
                 v[3] = 0.0
                 v[4] = 0.0
                 _to_root(v, root, res)  # the mover (on roll before this ply) won
+                if cubeful:
+                    cf_res = _cube_end(res, cube, owner, ci, mv)
                 break
             key[:] = nxt
             root = not root
         total_plies += ply
         for m in range(NUM_OUTPUTS):
             out[t, m] = res[m] - luck[m]
+        if cubeful:
+            out[t, NUM_OUTPUTS] = cf_res - cf_luck
     return total_plies
 
 
 @njit(cache=True, nogil=True)
 def accumulate(results: Any, sums: Any, cross: Any) -> None:
-    """Add the rows of ``results`` (``float64[n, 5]``), in order, to ``sums`` (``[5]``)
-    and their outer products to ``cross`` (``[5, 5]``)."""
+    """Add the rows of ``results`` (``float64[n, w]``), in order, to ``sums`` (``[w]``)
+    and their outer products to ``cross`` (``[w, w]``)."""
+    width = results.shape[1]
     for t in range(results.shape[0]):
-        for i in range(NUM_OUTPUTS):
+        for i in range(width):
             a = results[t, i]
             sums[i] += a
-            for j in range(NUM_OUTPUTS):
+            for j in range(width):
                 cross[i, j] += a * results[t, j]
