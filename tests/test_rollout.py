@@ -212,6 +212,7 @@ def test_kernel_cube_decision_is_the_bots() -> None:
               MatchState(match_length=5, score=(4, 4))]
     positions = [CONTACT, RACE, BEAROFF]
     out = np.zeros(4)
+    kernel: Any = kernel_cube_decision
     for state in states:
         args = _cube_args(state.to_match_id(), None)
         root = state.player_on_roll
@@ -224,8 +225,7 @@ def test_kernel_cube_decision_is_the_bots() -> None:
                 expected = cube_decision(Probabilities.from_outputs(v.tolist()), position, state,
                                          root)
                 owner = 0 if state.cube_owner is None else (1 if state.cube_owner == root else 2)
-                kernel_cube_decision(key_of(position)[0], v, True, state.cube_value, owner,
-                                     *args, out)
+                kernel(key_of(position)[0], v, True, state.cube_value, owner, *args, out)
                 assert bool(out[3]) == expected.available, (state, v)
                 assert out[0] == pytest.approx(expected.no_double, abs=1e-12)
                 assert out[2] == pytest.approx(expected.double_pass, abs=1e-12)
@@ -370,6 +370,14 @@ def test_command_json_and_text(capsys: pytest.CaptureFixture[str], tmp_path: Pat
                          "--truncate", "4", "--workers", "1"]) == 0
     text = capsys.readouterr().out
     assert "1. " in text and "2. " in text and "cubeless equity" in text
+    match = MatchState(match_length=5, score=(1, 2)).to_match_id()
+    assert command.main([f"{CONTACT.position_id()}:{match}", "--cubeful", "--cube-limit", "8",
+                         "--games", "36", "--truncate", "4", "--workers", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "EMG" in text and "cubeful  match-winning chances" in text
+    with pytest.raises(SystemExit):
+        command.main([CONTACT.position_id(), "--cubeful", "--cube-limit", "3"])
+    assert "power of 2" in capsys.readouterr().err
     assert command.main(["nonsense", "--workers", "1"]) == 2
     assert "not a valid Position ID" in capsys.readouterr().err
 

@@ -17,13 +17,26 @@ from the side on roll's view). :func:`rollout_plays` rolls out each candidate pl
   bit whatever the number of workers, the chunk size, or stops and resumes: each trial's
   dice depend only on the seed and its index, and the per-trial results are summed in trial
   order.
-* **Cubeful**: with ``cubeful=True`` the cubeful equity is Janowski's cubeful equity
-  computed from the *rolled-out* cubeless probabilities (the bot's cube model,
-  :func:`backgammon.bots.neural.cube_decision`: money with the cube efficiency of the root
-  position, match play through the match equity table), for the side on roll before its
-  roll, taking its proper cube action. It is **not** a cubeful rollout in which the bots
-  double and take during the trials. Money: points per game for a cube of 1 (the equity
-  divided by the cube value); match: match-winning chances.
+* **Bear-off truncation** (on by default, ``bearoff_truncation``, as gnubg's default): a
+  cubeless trial that reaches a bear-off (every checker of both sides home) stops there and
+  takes the exact value of the one-sided tables: the same expectation, faster races.
+* **Cubeful** (``cubeful=True``, gnubg's "cubeful rollout"): the trials hold a cube. Before
+  each roll the side on roll considers doubling with the bots' cube model
+  (:func:`backgammon.bots.neural.cube_decision` on the 0-ply probabilities: money by
+  Janowski with the cube's owner, the Jacoby rule of the Match ID and ``cube_limit``; a match
+  by the match equity table with Crawford, post-Crawford and dead cubes); the other side
+  takes or passes (no beavers); a pass ends the trial. The cube starts as the
+  :class:`~backgammon.matchid.MatchState` says. Each trial's cubeful result is money
+  equity per starting cube (a 2-cube gammon won from a 1-cube start is +4), or the match
+  winning chances, reported with their standard error apart from the cubeless figures:
+  ``cubeful_equity`` (money points, or in a match EMG as :mod:`backgammon.analysis.match`
+  converts MWC) and ``cubeful_mwc``. Variance reduction adjusts the cubeful result by the
+  luck of each roll measured with the cubeful value of the positions (the next side's
+  proper cube action on the 0-ply probabilities after each roll's best play), the cubeless
+  outputs by their own luck (:mod:`backgammon.engine._rollout_kernels`). A trial ended by a
+  pass gives the cubeless figures the evaluation of the position there, so the cubeless
+  figures of a cubeful rollout differ a little from those of a cubeless one (the same
+  expectation but for the evaluator's error).
 * **Parallel**: the trials are cut into chunks of ``settings.chunk`` trials; each chunk is
   one call of :func:`run_chunk`, on worker processes (every core by default;
   ``workers=1`` stays in this process) or as Ray tasks on a cluster (``ray_address``; an
@@ -671,7 +684,8 @@ def rollout(position: Position, state: MatchState | None = None,
             resume: RolloutState | None = None) -> RolloutResult:
     """Roll ``position`` (the side on roll's view, before its roll) out (module docstring).
 
-    ``state`` (money, centred cube by default) matters for the cubeful equity only.
+    ``state`` (money, centred cube by default; its cube value and owner, score, match
+    length, Crawford game and Jacoby rule) is the cube the cubeful trials start with.
     ``resume``: a state saved from a stopped rollout of the same position and settings
     (``games`` may grow). Ctrl-C raises :class:`RolloutInterrupted` with the state so far.
     """

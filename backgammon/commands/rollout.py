@@ -2,12 +2,13 @@
 
 ::
 
-    backgammon rollout POSITION [--games N] [--ply N] [--cubeful] [--truncate N] [--seed S]
-                       [--dice 31] [--workers N] [--ray ADDRESS] [--save F] [--resume F]
-                       [--json]
+    backgammon rollout POSITION [--games N] [--ply N] [--cubeful] [--cube-limit N]
+                       [--truncate N] [--no-bearoff-truncation] [--seed S] [--dice 31]
+                       [--workers N] [--ray ADDRESS] [--save F] [--resume F] [--json]
 
 ``POSITION`` as ``backgammon show`` takes it (a Position ID, ``PositionID:MatchID``, an
-XGID), from the side on roll. With ``--dice`` (or dice in the Match ID / XGID) the best
+XGID), from the side on roll; the Match ID's cube, score and Jacoby rule are the cube a
+``--cubeful`` rollout's trials start with (doubles and takes inside the trials). With ``--dice`` (or dice in the Match ID / XGID) the best
 candidate plays of that roll are rolled out instead, best first. A progress bar with the
 current estimate runs on stderr. Ctrl-C stops: the state so far goes to the ``--save`` file
 (``rollout-state.json`` by default) and ``--resume FILE`` goes on from it (``--games`` may
@@ -49,12 +50,19 @@ def _positive(text: str) -> int:
     return value
 
 
+def _power_of_two(text: str) -> int:
+    value = _positive(text)
+    if value < 1 or value & (value - 1):
+        raise argparse.ArgumentTypeError(f"{text!r}: a cube limit is a power of 2 (1, 2, 4 ...)")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line of ``backgammon rollout``."""
     p = argparse.ArgumentParser(
         prog="backgammon rollout",
-        description="Roll a position out with the engine (cubeless, or cubeful by Janowski's "
-                    "model on the rolled-out chances), on every core or on a Ray cluster.")
+        description="Roll a position out with the engine (cubeless, or cubeful: the bots double "
+                    "and take inside the trials), on every core or on a Ray cluster.")
     p.add_argument("position", metavar="POSITION", nargs="?", default=None,
                    help="Position ID, PositionID:MatchID or XGID=... (from the side on roll); "
                         "optional with --resume")
@@ -63,7 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ply", type=int, choices=(0, 1), default=None,
                    help="chequer play look-ahead: 0 (default) or 1")
     p.add_argument("--cubeful", action="store_true", default=None,
-                   help="also the cubeful equity (Janowski's model on the rolled-out chances)")
+                   help="cube actions inside the trials: also the cubeful equity (money: points "
+                        "per starting cube; match: EMG and match-winning chances)")
+    p.add_argument("--cube-limit", type=_power_of_two, default=None,
+                   help="with --cubeful: the highest cube (a power of 2; default no limit)")
+    p.add_argument("--no-bearoff-truncation", dest="bstop", action="store_false", default=None,
+                   help="play cubeless trials to the end instead of taking the exact bear-off "
+                        "tables once both sides are home")
     p.add_argument("--truncate", type=_positive, default=None,
                    help="stop each trial after N plies and take the evaluation (default 0: to the end)")
     p.add_argument("--seed", type=_positive, default=None, help="the dice's seed (default 1)")
@@ -95,7 +109,8 @@ def _settings(args: argparse.Namespace, saved: Any) -> Any:
     given = {"games": args.games, "plies": args.ply, "cubeful": args.cubeful,
              "truncate": args.truncate, "seed": args.seed, "variance_reduction": args.vr,
              "quasi_random": args.quasi, "workers": args.workers, "ray_address": args.ray,
-             "chunk": args.chunk}
+             "chunk": args.chunk, "cube_limit": args.cube_limit,
+             "bearoff_truncation": args.bstop}
     for name, value in given.items():
         if value is not None:
             base[name] = value
@@ -145,8 +160,11 @@ def _text(result: Any) -> str:
         f"  cubeless equity {result.equity:+.4f} ± {result.equity_se:.4f}",
     ]
     if result.cubeful_equity is not None:
-        unit = " (match-winning chances)" if result.unit == "mwc" else ""
+        unit = {"mwc": " (match-winning chances)", "emg": " EMG"}.get(result.unit, "")
         lines.append(f"  cubeful  equity {result.cubeful_equity:+.4f} ± {result.cubeful_se:.4f}{unit}")
+        if result.cubeful_mwc is not None:
+            lines.append(f"  cubeful  match-winning chances {result.cubeful_mwc:.4f} "
+                         f"± {result.cubeful_mwc_se:.4f}")
     return "\n".join(lines)
 
 

@@ -5,8 +5,28 @@ position (a 50-byte key, side on roll first, before its roll) to the end of the 
 for ``truncate`` plies, both sides choosing their plays at 0 ply (or at 1 ply on the best
 few by 0 ply, gnubg's move filter). Each trial's result is written from the *root* side's
 view as the five outputs (win, win gammon, win backgammon, lose gammon, lose backgammon):
-0/1 indicators of the outcome, or the evaluation of the position where a truncated trial
-stopped.
+0/1 indicators of the outcome, or the evaluation of the position where a trial stopped.
+
+**Bear-off truncation** (``bstop``, cubeless trials only, as gnubg's default): once every
+checker of both sides is home (no contact) the trial stops and takes the exact value of the
+one-sided bear-off tables (:mod:`.bearoff`) for the side on roll.
+
+**Cube actions** (``cubeful``; a sixth output, the cubeful result): before each roll the
+side on roll, if the cube is centred or its own (not in the Crawford game, below the cube
+limit, and in a match only while its away score is above the cube), takes the bots' cube
+decision (:func:`cube_decision`, the compiled twin of
+:func:`backgammon.bots.neural.cube_decision`) on the 0-ply outputs of the position: money by
+Janowski (the position's cube efficiency, the owner, the Jacoby rule with a centred cube; a
+cube at its limit is dead, as in the match analysis), a match by the match equity table.
+When it doubles the other side passes if double/take is worth more than double/pass to the
+doubler (no beavers): the trial ends, the doubler winning the cube before the double, and
+the five cubeless outputs take the evaluation there (at the rollout's plies, as at a
+truncation); else the cube doubles and the taker owns it. The cubeful result is, from the
+root side's view, money: the points won or lost (result × cube; a single game while the
+Jacoby rule holds and the cube is centred) divided by the starting cube; a match: the match
+winning chances after the game on the table (post-Crawford when the score says so). A
+truncated trial takes the cubeful value of the position (the side on roll's proper cube
+action on the evaluation at ``plies``).
 
 **Variance reduction** (gnubg's "luck adjustment"): before each roll the kernel looks at
 all 21 rolls, the value ``f(roll)`` of each being the 0-ply outputs after that roll's best
@@ -14,7 +34,13 @@ all 21 rolls, the value ``f(roll)`` of each being the 0-ply outputs after that r
 its outcome minus the sum of its luck terms. Each luck term has mean zero whatever the past
 of the trial, so the expectation is unchanged while most of the dice's noise cancels. With
 1-ply play ``f`` stays the 0-ply value (valid, as any ``f`` is; the luck of a 1-ply choice
-is not evaluated at 1 ply, which would cost 21 times more).
+is not evaluated at 1 ply, which would cost 21 times more). The cubeful result gets its own
+luck adjustment in the same way, measured with the *cubeful* value (as gnubg does): ``f`` is
+the root side's cubeful value of the position after the roll's best play, the next side on
+roll taking its proper cube action (no double, or double and the right answer, by the same
+decision) on the 0-ply outputs, with the cube as it stands after this turn's cube action
+(money: points per starting cube; a match: MWC). The five cubeless outputs keep their own
+adjustment, unchanged.
 
 **Dice**: with ``quasi`` the first two rolls are stratified: trial ``i`` gets first roll
 number ``i mod 36`` and second roll number ``(i // 36 + i) mod 36`` (of the 36 ordered
