@@ -14,8 +14,10 @@ settings: ``set rollout trials N``, ``chequerplay plies 0``, ``cubeful off``, ``
 ``quasirandom on``, ``truncation`` as asked, ``set board ID``, ``rollout``. Then both roll
 it out **cubeful** (money, centred cube, the Jacoby rule on: gnubg's default; both engines
 double and take inside the trials, gnubg with ``cubeful on`` and ``cubedecision plies 0``,
-ours with ``cubeful=True``) and the cubeful equities (per cube of 1) are compared the same
-way. gnubg prints
+ours with ``cubeful=True`` and ``double_at_start=False``: gnubg's figure for a position is
+its "no double" line, as its 0.981 for a race where the side on roll has a double/pass
+shows) and the cubeful equities (per cube of 1) are compared the same way; ours with the
+cube action before the first roll is printed too. gnubg prints
 its rollout results only to a terminal, so it runs under ``script`` (a pseudo-terminal);
 its CPU time is that of the child processes (``getrusage``), start-up included (about
 0.2 s); it prints its standard errors with 3 decimals (0.000 in easy races). Printed:
@@ -48,7 +50,7 @@ GNUBG = "/usr/games/gnubg"
 _PID = re.compile(r"^[A-Za-z0-9+/]{14}$")
 _P = r"([01]\.\d+)"
 _LINE = re.compile(rf"^\s*{_P} {_P} {_P} - {_P} {_P} {_P} CL\s+([+-]?\d+\.\d+)")
-_SE = re.compile(r"^\s*\[([\d.]+) ([\d.]+) ([\d.]+) - ([\d.]+) ([\d.]+) ([\d.]+) CL\s+([\d.]+)\]")
+_SE = re.compile(r"^\s*\[([\d.]+) ([\d.]+) ([\d.]+) - ([\d.]+) ([\d.]+) ([\d.]+) CL\s+([\d.]+)[\] ]")
 _CF = re.compile(r"CF\s+([+-]?\d+\.\d+)")
 
 
@@ -170,10 +172,14 @@ def main(argv: list[str] | None = None) -> int:
                   f"{one.equity - g.equity:+.4f} (z = {z:+.2f})")
         if args.no_cubeful:
             continue
-        cube = ours(position, RolloutSettings(**{**base.to_dict(), "cubeful": True}),
+        cube = ours(position, RolloutSettings(**{**base.to_dict(), "cubeful": True,
+                                                 "double_at_start": False}),
                     MatchState(jacoby=True))
+        top = ours(position, RolloutSettings(**{**base.to_dict(), "cubeful": True}),
+                   MatchState(jacoby=True))
         print(f"  cubeful, ours:     {args.games / cube.cpu:7.1f} games/CPU s   "
-              f"cubeful equity {cube.equity:+.4f} ± {cube.se:.4f}")
+              f"cubeful equity {cube.equity:+.4f} ± {cube.se:.4f} (no double at the start; "
+              f"with the cube action there {top.equity:+.4f} ± {top.se:.4f})")
         if have_gnubg:
             g = gnubg(position, args.games, args.truncate, args.seed, cubeful=True)
             z = (cube.equity - g.equity) / max((cube.se ** 2 + g.se ** 2) ** 0.5, 1e-9)

@@ -266,6 +266,22 @@ def test_cubeful_double_pass_and_jacoby() -> None:
         assert r.cubeful_equity == 1.0 and r.cubeful_se == 0.0 and r.equity > 0.95
 
 
+def test_no_double_at_the_start() -> None:
+    """``double_at_start=False``: the no-double line; it changes nothing when the side on
+    roll cannot double anyway (the other side owns the cube, R27)."""
+    s = RolloutSettings(games=36, workers=1, cubeful=True, truncate=1)
+    no_double = replace(s, double_at_start=False)
+    single = board({1: 2, 2: 2}, {13: 3})  # double/pass (no gammon left)
+    assert rollout(single, MatchState(), s).cubeful_equity == 1.0
+    held = rollout(single, MatchState(), no_double)  # after one roll: the other side's value
+    assert held.cubeful_equity is not None and 0.9 < held.cubeful_equity < 1.0
+    s = replace(s, truncate=4)
+    no_double = replace(s, double_at_start=False)
+    theirs = MatchState(cube_value=2, cube_owner=1)
+    a, b = rollout(RACE, theirs, s), rollout(RACE, theirs, no_double)
+    assert (a.cubeful_equity, a.cubeful_se) == (b.cubeful_equity, b.cubeful_se)
+
+
 def test_dead_cube_gives_the_cubeless_value() -> None:
     """A cube at its limit is dead (R26): without the Jacoby rule each trial's cubeful value
     is its cubeless equity; with it (R25, the cube centred) gammons count as single games."""

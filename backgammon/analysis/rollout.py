@@ -25,7 +25,9 @@ from the side on roll's view). :func:`rollout_plays` rolls out each candidate pl
   (:func:`backgammon.bots.neural.cube_decision` on the 0-ply probabilities: money by
   Janowski with the cube's owner, the Jacoby rule of the Match ID and ``cube_limit``; a match
   by the match equity table with Crawford, post-Crawford and dead cubes); the other side
-  takes or passes (no beavers); a pass ends the trial. The cube starts as the
+  takes or passes (no beavers); a pass ends the trial. With ``double_at_start=False`` the
+  side on roll does not double before its first roll (the "no double" line of a cube
+  decision; "double/take" is a rollout with the doubled cube on the other side). The cube starts as the
   :class:`~backgammon.matchid.MatchState` says. Each trial's cubeful result is money
   equity per starting cube (a 2-cube gammon won from a 1-cube start is +4), or the match
   winning chances, reported with their standard error apart from the cubeless figures:
@@ -85,7 +87,7 @@ _STATE_FORMAT = "backgammon-rollout-state"
 _RESULT_FORMAT = "backgammon-rollout"
 #: the settings that change the result (the others only change how it is computed)
 _IDENTITY = ("plies", "cubeful", "truncate", "variance_reduction", "quasi_random", "seed",
-             "bearoff_truncation", "cube_limit")
+             "bearoff_truncation", "cube_limit", "double_at_start")
 #: the cubeless equity is ``_EQUITY @ outputs - 1`` (its variance ``_EQUITY @ cov @ _EQUITY``)
 _EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 #: the default number of candidate plays of :func:`rollout_plays`, and their 0-ply window
@@ -134,6 +136,9 @@ class RolloutSettings:
     bearoff_truncation: bool = True
     #: the highest cube of a cubeful trial (R26; a power of 2, None: no limit)
     cube_limit: int | None = None
+    #: cubeful: the side on roll may double before its first roll (False: the "no double"
+    #: line of a cube decision, as gnubg's rollout of a position seems to be)
+    double_at_start: bool = True
 
     def __post_init__(self) -> None:
         def whole(name: str, low: int) -> None:
@@ -471,7 +476,8 @@ def _engine_args() -> tuple[Any, ...]:
 
 
 @lru_cache(maxsize=64)
-def _cube_args(match_id: str, cube_limit: int | None) -> tuple[Any, ...]:
+def _cube_args(match_id: str, cube_limit: int | None,
+               double_at_start: bool = True) -> tuple[Any, ...]:
     """The cube as the kernels take it (``ci``, ``cf``, ``mt``, ``mv``: see
     :mod:`backgammon.engine._rollout_kernels`) for the side on roll of the Match ID (the
     root side): the starting cube, its owner, the Jacoby rule (money), the limit, and in a
@@ -493,6 +499,7 @@ def _cube_args(match_id: str, cube_limit: int | None) -> tuple[Any, ...]:
     ci[3] = 1 if state.is_money and state.jacoby else 0
     ci[4] = cube_limit or 0
     ci[5] = 1 if state.crawford and not state.is_money else 0
+    ci[9] = 1 if double_at_start else 0
     cf = np.array([cube_model.X_CONTACT, cube_model.X_BEAROFF, cube_model._RACE_COEFF,
                    cube_model._RACE_FACTOR, cube_model._RACE_MIN, cube_model._RACE_MAX,
                    met.X_MATCH])
@@ -523,8 +530,8 @@ def _cube_args(match_id: str, cube_limit: int | None) -> tuple[Any, ...]:
 
 
 #: one unit of work: (job, key bytes, first trial, trials, seed, plies, truncate, vr, quasi,
-#: cubeful, bear-off truncation, Match ID, cube limit)
-Task = tuple[int, bytes, int, int, int, int, int, bool, bool, bool, bool, str, "int | None"]
+#: cubeful, bear-off truncation, Match ID, cube limit, double at the start)
+Task = tuple[int, bytes, int, int, int, int, int, bool, bool, bool, bool, str, "int | None", bool]
 
 
 def run_chunk(task: Task) -> tuple[int, int, NDArray[np.float64]]:
@@ -535,11 +542,11 @@ def run_chunk(task: Task) -> tuple[int, int, NDArray[np.float64]]:
 
     kernel: Any = _rollout_kernels.rollout_trials
     (job, key, first, count, seed, plies, truncate, vr, quasi, cubeful, bstop, match_id,
-     limit) = task
+     limit, at_start) = task
     out = np.zeros((count, 6 if cubeful else 5))
     k = np.frombuffer(key, np.uint8).copy()
     kernel(k, first, count, seed, plies, truncate, vr, quasi, cubeful, bstop,
-           *_cube_args(match_id, limit), *_engine_args(), out)
+           *_cube_args(match_id, limit, at_start), *_engine_args(), out)
     return job, first, out
 
 
@@ -572,7 +579,7 @@ def _tasks(jobs: Sequence[_Job], settings: RolloutSettings) -> list[Task]:
             end = min(pos + s.chunk, s.games, *(p for p in starts if p > pos))
             out.append((j, job.key, pos, end - pos, s.seed, s.plies, s.truncate,
                         s.variance_reduction, s.quasi_random, s.cubeful, s.bearoff_truncation,
-                        st.match_id, s.cube_limit))
+                        st.match_id, s.cube_limit, s.double_at_start))
             pos = end
     # interleave the jobs' chunks, first trials first (estimates of every play grow together)
     out.sort(key=lambda t: (t[2], t[0]))

@@ -184,14 +184,15 @@ def _choose_one_ply(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
 # ``ci`` (int64): 0 money (1) or match (0); 1 the starting cube; 2 its owner (0 centred, 1 the
 # root side, 2 the other side); 3 the Jacoby rule in force (money); 4 the cube limit (0: none);
 # 5 the Crawford game; 6 the number of cube levels in ``mt`` / ``mv``; 7, 8 the root side's and
-# the other side's away scores (match). ``cf`` (float64): Janowski's cube efficiencies (contact,
+# the other side's away scores (match); 9 the root side may double before its first roll (0:
+# the no-double line of a cube decision). ``cf`` (float64): Janowski's cube efficiencies (contact,
 # bear-off, race coefficient, race factor, race minimum, race maximum) and the match one.
 # ``mt[s, k, o]``: the (take point, cash point) of side ``s`` (0 root, 1 other) on roll at cube
 # ``ci[1] << k`` held as ``o`` (0 centred, 1 by itself, 2 by the opponent) seen from it, NaN
 # where that side cannot double (:func:`backgammon.engine.met._window`); ``mv[s, k]``: its
 # match winning chances after winning 1, 2, 3 times the cube, then after losing them.
 
-CUBE_INTS = 9
+CUBE_INTS = 10
 _CENTRED, _MINE, _THEIRS = 0, 1, 2
 
 
@@ -477,7 +478,7 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
                 if cubeful:
                     cf_res = _proper_root(key, nv, root, cube, owner, ci, cf, mt, mv, dec)
                 break
-            if cubeful and _may_double(root, cube, owner, ci):
+            if cubeful and (ply > 0 or ci[9] == 1) and _may_double(root, cube, owner, ci):
                 eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
                          x, h, v)
                 cube_decision(key, v, root, cube, owner, ci, cf, mt, mv, dec)
