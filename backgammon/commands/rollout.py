@@ -11,8 +11,9 @@ XGID), from the side on roll; the Match ID's cube, score and Jacoby rule are the
 ``--cubeful`` rollout's trials start with (doubles and takes inside the trials). With
 ``--dice`` (or dice in the Match ID / XGID) the best candidate plays of that roll are
 rolled out instead, best first. A progress bar with the current estimate runs on stderr.
-Ctrl-C stops: the state so far goes to the ``--save`` file (``rollout-state.json`` by default) and ``--resume FILE`` goes on from it (``--games`` may
-grow; the other settings come from the file). ``--save`` also keeps the state of a
+Ctrl-C stops: the state so far goes to the ``--save`` file (``rollout-state.json`` by
+default) and ``--resume FILE`` goes on from it (``--games`` may grow; the other settings
+come from the file). ``--save`` also keeps the state of a
 finished rollout, to extend it later. Exit status 0, 1 when stopped, 2 for bad input.
 """
 
