@@ -235,6 +235,10 @@ class Position(_ByKey):
 
         An empty sequence when no checker can move (the turn is lost, R11).
         """
+        if dice.__class__ is tuple and len(dice) == 2:  # the common case, checked fast
+            d1, d2 = dice
+            if d1.__class__ is int and d2.__class__ is int and 0 < d1 < 7 and 0 < d2 < 7:
+                return _generate(self, d1, d2)
         d1, d2 = _check_dice(dice, self)
         return _generate(self, d1, d2)
 
@@ -374,21 +378,26 @@ def _check_dice(dice: Any, pos: Position) -> Dice:
 class LegalMoves(Sequence[Move]):
     """The legal plays of one roll, as an immutable sequence of :class:`Move`.
 
-    Backed by the compiled generator's arrays: ``len()`` costs nothing and each
-    :class:`Move` is built when first read. :meth:`position` gives the resulting position
-    of a play without replaying it, and :attr:`boards` all of them as a ``uint8[n, 50]``
-    array (each row the resulting position's key, from the opponent's view) for batch
-    evaluation.
+    Backed by the bytes the compiled generator wrote (one row of ``_ROW`` bytes a play:
+    the resulting key, then the steps): ``len()`` costs nothing, and each :class:`Move`,
+    the :attr:`boards` array and the resulting positions are built when first read.
+    :meth:`position` gives the resulting position of a play without replaying it, and
+    :attr:`boards` all of them as a ``uint8[n, 50]`` array (each row the resulting
+    position's key, from the opponent's view) for batch evaluation.
+
+    >>> legal = Position.initial().legal_moves((6, 5))
+    >>> len(legal), str(legal[0]), legal.boards.shape
+    (7, '24/13', (7, 50))
     """
 
-    __slots__ = ("_boards", "_cache", "_dice", "_origin", "_steps", "_texts")
+    __slots__ = ("_boards", "_cache", "_data", "_dice", "_origin", "_texts")
 
-    def __init__(self, origin: Position, dice: Dice, boards: np.ndarray, steps: np.ndarray) -> None:
+    def __init__(self, origin: Position, dice: Dice, data: bytes) -> None:
         self._origin = origin
         self._dice = dice
-        self._boards = boards
-        self._steps = steps
-        self._cache: list[Move | None] = [None] * len(boards)
+        self._data = data
+        self._boards: np.ndarray | None = None
+        self._cache: list[Move | None] | None = None
         self._texts: tuple[str, ...] | None = None
 
     @property
@@ -404,7 +413,20 @@ class LegalMoves(Sequence[Move]):
     @property
     def boards(self) -> np.ndarray:
         """Resulting positions as ``uint8[n, 50]`` keys (opponent's slots first)."""
+        if self._boards is None:
+            import numpy as np
+
+            rows = np.frombuffer(self._data, np.uint8).reshape(-1, _ROW)
+            self._boards = rows[:, :50].copy()
         return self._boards
+
+    @property
+    def _steps(self) -> np.ndarray:
+        """The generator's steps as ``int8[n, 12]``: ``(from, to, hit)`` four times, -1 unused."""
+        import numpy as np
+
+        rows = np.frombuffer(self._data, np.int8).reshape(-1, _ROW)
+        return rows[:, 50:62].copy()
 
     def texts(self) -> tuple[str, ...]:
         """Every play in standard notation, in order (computed once: views ask often).
@@ -417,7 +439,7 @@ class LegalMoves(Sequence[Move]):
         return self._texts
 
     def __len__(self) -> int:
-        return len(self._cache)
+        return len(self._data) // _ROW
 
     @overload
     def __getitem__(self, index: int) -> Move: ...
@@ -428,13 +450,18 @@ class LegalMoves(Sequence[Move]):
     def __getitem__(self, index: int | slice) -> Move | list[Move]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
-        move = self._cache[index]
+        i = self._row(index)
+        cache = self._cache
+        if cache is None:
+            cache = self._cache = [None] * len(self)
+        move = cache[i]
         if move is None:
-            row = self._steps[index]
+            data = self._data
+            at = i * _ROW + 50
             move = Move(
-                Step(int(row[k]), int(row[k + 1]), bool(row[k + 2])) for k in range(0, 12, 3) if row[k] >= 0
+                Step(data[k], data[k + 1], bool(data[k + 2])) for k in range(at, at + 12, 3) if data[k] != _NONE
             )
-            self._cache[index] = move
+            cache[i] = move
         return move
 
     def __iter__(self) -> Iterator[Move]:
@@ -451,50 +478,70 @@ class LegalMoves(Sequence[Move]):
     def __repr__(self) -> str:
         return f"LegalMoves({[str(m) for m in self]!r})"
 
+    def _row(self, index: int) -> int:
+        """``index`` as a row number (negative counts from the end); IndexError outside."""
+        n = len(self._data) // _ROW
+        i = operator.index(index)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"play {index} of {n} (dice {self._dice[0]}-{self._dice[1]})")
+        return i
+
     def position(self, index: int) -> Position:
         """The position after play ``index``, seen by the opponent (as :meth:`Position.play`)."""
-        return Position._from_key(self._boards[index].tobytes())
+        at = self._row(index) * _ROW
+        return Position._from_key(self._data[at : at + 50])
 
     def positions(self) -> list[Position]:
         """The resulting positions of all plays, in order."""
-        return [Position._from_key(row.tobytes()) for row in self._boards]
+        data = self._data
+        return [Position._from_key(data[at : at + 50]) for at in range(0, len(data), _ROW)]
 
     def find_position(self, position: Position) -> int | None:
         """The index of the play that leads to ``position`` (as :meth:`position` gives it), or None."""
-        import numpy as np
-
-        if not len(self):
-            return None
-        row = np.frombuffer(position._key, np.uint8)
-        hits = np.flatnonzero((self._boards == row).all(axis=1))
-        return int(hits[0]) if len(hits) else None
+        data = self._data
+        key = position._key
+        for i, at in enumerate(range(0, len(data), _ROW)):
+            if data[at : at + 50] == key:
+                return i
+        return None
 
     def mover_after(self, index: int) -> bytes:
         """The mover's 25 slots after play ``index``."""
-        return self._boards[index, 25:].tobytes()
+        at = self._row(index) * _ROW
+        return self._data[at + 25 : at + 50]
 
     def hits(self, index: int) -> set[int]:
         """Points (mover's numbering) where play ``index`` hits."""
-        row = self._steps[index]
-        return {int(row[k + 1]) for k in range(0, 12, 3) if row[k] >= 0 and row[k + 2]}
+        data = self._data
+        at = self._row(index) * _ROW + 50
+        return {data[k + 1] for k in range(at, at + 12, 3) if data[k] != _NONE and data[k + 2]}
+
+
+#: Bytes a play takes in :class:`LegalMoves`' data (``backgammon._movegen.ROW``), and the
+#: step byte of an unused step (the kernel's -1 as an unsigned byte).
+_ROW = 64
+_NONE = 255
 
 
 _local = threading.local()
 
 
 def _generate(pos: Position, d1: int, d2: int) -> LegalMoves:
-    try:
-        buffers = _local.buffers
-        kernel = _local.kernel
-    except AttributeError:
-        import numpy as np
+    """The legal plays of ``(d1, d2)`` (checked dice) from ``pos``, by the compiled kernel.
 
+    Each thread has its own buffers (the kernel runs without the GIL) and its own handle
+    on the kernel: :func:`backgammon._movegen.api_entry`, which skips numba's dispatch.
+    """
+    try:
+        kernel, buf, flat = _local.state
+    except AttributeError:
         from . import _movegen
 
-        _local.np = np
-        buffers = _local.buffers = _movegen.scratch()
-        kernel = _local.kernel = _movegen.generate
-    np_ = _local.np
-    boards, steps, dies, table, st = buffers
-    n = kernel(np_.frombuffer(pos._key, np_.uint8), d1, d2, boards, steps, dies, table, st)
-    return LegalMoves(pos, (d1, d2), boards[:n].copy(), steps[:n].copy())
+        buf = _movegen.scratch_rows()
+        kernel = _movegen.api_entry(buf)
+        flat = buf.data
+        _local.state = kernel, buf, flat
+    n = kernel(pos._key, d1, d2, buf)
+    return LegalMoves(pos, (d1, d2), flat[: n * _ROW].tobytes())
