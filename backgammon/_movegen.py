@@ -23,6 +23,13 @@ order (the bar first, higher checkers first, so bearing off from the highest poi
 "all checkers home" hold whenever they held in the original order), so the search misses
 no resulting position while visiting far fewer duplicates. R11 is enforced by keeping only
 plays that use the most dice, and for a single die the larger one when it can be played.
+The plays come out in the order of that search (the same order as ever: tests and
+views rely on it).
+
+Two entry points share one compiled body (:func:`_generate`): :func:`generate`, the
+signature the engine's numba kernels call, and :func:`generate_rows`, one buffer in and
+one row of ``ROW`` bytes a play out, for :meth:`backgammon.Position.legal_moves` (through
+:func:`api_entry`, which skips numba's argument dispatch).
 """
 
 from __future__ import annotations
@@ -98,8 +105,12 @@ def _grow(t: Any, mask: int, n: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _generate(key: Any, d1: int, d2: int, boards: Any, steps: Any, dies: Any, t: Any) -> int:
+def _generate(key: Any, d1: int, d2: int, boards: Any, steps: Any, so: int, dies: Any, do: int,
+              t: Any) -> int:
     """The generator (see :func:`generate`); ``t`` is the flat scratch table.
+
+    Play ``k``'s steps go to ``steps[k, so:so + 12]`` and its first die to ``dies[k, do]``
+    (all three may be one C-contiguous array: the row layout of :func:`generate_rows`).
 
     Points are also kept as bit masks: ``occ`` (the mover's occupied points, 25 the bar)
     and ``blocked`` (the opponent's points of two or more, which no play changes: a hit
@@ -246,17 +257,17 @@ def _generate(key: Any, d1: int, d2: int, boards: Any, steps: Any, dies: Any, t:
                         s = w[8 + i]
                         d = w[12 + i]
                         boards[n, 24 + s] = b[s]
-                        steps[n, 3 * i] = s
-                        steps[n, 3 * i + 1] = d
-                        steps[n, 3 * i + 2] = w[16 + i]
+                        steps[n, so + 3 * i] = s
+                        steps[n, so + 3 * i + 1] = d
+                        steps[n, so + 3 * i + 2] = w[16 + i]
                         if d > 0:
                             boards[n, 24 + d] = b[d]
                             if w[16 + i]:
                                 boards[n, 24 - d] = 0
                     boards[n, 24] = o[25]
                     for i in range(3 * rec, 12):
-                        steps[n, i] = -1
-                    dies[n] = da
+                        steps[n, so + i] = -1
+                    dies[n, do] = da
                     n += 1
                     if 2 * n > mask:
                         mask = _grow(t, mask, n)
@@ -285,17 +296,19 @@ def _generate(key: Any, d1: int, d2: int, boards: Any, steps: Any, dies: Any, t:
         big = max(d1, d2)
         has_big = False
         for k in range(n):
-            if dies[k] == big:
+            if dies[k, do] == big:
                 has_big = True
                 break
         if has_big:
             m = 0
             for k in range(n):
-                if dies[k] == big:
+                if dies[k, do] == big:
                     if m != k:
-                        boards[m, :] = boards[k, :]
-                        steps[m, :] = steps[k, :]
-                        dies[m] = dies[k]
+                        for i in range(50):
+                            boards[m, i] = boards[k, i]
+                        for i in range(so, so + 12):
+                            steps[m, i] = steps[k, i]
+                        dies[m, do] = dies[k, do]
                     m += 1
             n = m
     return n
@@ -313,7 +326,7 @@ def generate(key: Any, d1: int, d2: int, boards: Any, steps: Any, dies: Any,
     the die play ``k`` starts with.
     """
     t = table.reshape(table.size)
-    n = _generate(key, d1, d2, boards, steps, dies, t)
+    n = _generate(key, d1, d2, boards, steps, 0, dies.reshape((dies.size, 1)), 0, t)
     st[0] = n
     st[1] = t[_WORK + 72]
     return n
@@ -329,7 +342,7 @@ def generate_rows(key: Any, d1: int, d2: int, buf: Any) -> int:
     """
     rows = buf[:MAX_PLAYS * ROW].reshape((MAX_PLAYS, ROW))
     t = buf[MAX_PLAYS * ROW:].view(np.int64)
-    return _generate(key, d1, d2, rows[:, :50], rows[:, 50:62], rows[:, 62], t)
+    return _generate(key, d1, d2, rows, rows, 50, rows, 62, t)
 
 
 def scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -237,10 +237,16 @@ class Position(_ByKey):
         """
         if dice.__class__ is tuple and len(dice) == 2:  # the common case, checked fast
             d1, d2 = dice
-            if d1.__class__ is int and d2.__class__ is int and 0 < d1 < 7 and 0 < d2 < 7:
-                return _generate(self, d1, d2)
-        d1, d2 = _check_dice(dice, self)
-        return _generate(self, d1, d2)
+            if not (d1.__class__ is int and d2.__class__ is int and 0 < d1 < 7 and 0 < d2 < 7):
+                d1, d2 = dice = _check_dice(dice, self)
+        else:
+            d1, d2 = dice = _check_dice(dice, self)
+        try:  # _generate, inlined: this is the hot path of every bot and of the benchmark
+            kernel, buf, flat = _local.state
+        except AttributeError:
+            kernel, buf, flat = _state()
+        n = kernel(self._key, d1, d2, buf)
+        return LegalMoves(self, dice, flat[: n * _ROW].tobytes())
 
     def play(self, move: Move) -> Position:
         """The position after ``move``, seen by the opponent (who is on roll next).
@@ -528,20 +534,23 @@ _NONE = 255
 _local = threading.local()
 
 
-def _generate(pos: Position, d1: int, d2: int) -> LegalMoves:
-    """The legal plays of ``(d1, d2)`` (checked dice) from ``pos``, by the compiled kernel.
+def _state() -> tuple[Any, np.ndarray, memoryview]:
+    """This thread's kernel handle and buffer (the kernel runs without the GIL).
 
-    Each thread has its own buffers (the kernel runs without the GIL) and its own handle
-    on the kernel: :func:`backgammon._movegen.api_entry`, which skips numba's dispatch.
+    The handle is :func:`backgammon._movegen.api_entry`, which skips numba's dispatch.
     """
+    from . import _movegen
+
+    buf = _movegen.scratch_rows()
+    _local.state = state = _movegen.api_entry(buf), buf, buf.data
+    return state
+
+
+def _generate(pos: Position, d1: int, d2: int) -> LegalMoves:
+    """The legal plays of ``(d1, d2)`` (checked dice) from ``pos``, by the compiled kernel."""
     try:
         kernel, buf, flat = _local.state
     except AttributeError:
-        from . import _movegen
-
-        buf = _movegen.scratch_rows()
-        kernel = _movegen.api_entry(buf)
-        flat = buf.data
-        _local.state = kernel, buf, flat
+        kernel, buf, flat = _state()
     n = kernel(pos._key, d1, d2, buf)
     return LegalMoves(pos, (d1, d2), flat[: n * _ROW].tobytes())
