@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import threading
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,6 @@ from backgammon.engine._rollout_kernels import cube_decision as kernel_cube_deci
 from backgammon.engine.met import mwc
 from backgammon.engine.probabilities import Probabilities
 from backgammon.matchid import MatchState
-from backgammon.progress import Progress
 
 from .conftest import board
 
@@ -399,36 +397,35 @@ def test_command_json_and_text(capsys: pytest.CaptureFixture[str], tmp_path: Pat
 
 
 def test_command_ctrl_c_saves_and_resume_goes_on(capsys: pytest.CaptureFixture[str],
-                                                 tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+                                                 tmp_path: Path) -> None:
+    # a person's Ctrl-C at a terminal: the real command in a pseudo-terminal, interrupted
+    # once its progress bar shows an estimate (however loaded the machine is); a contact
+    # position, whose trials take time (a race stops at the bear-off tables at once)
+    pexpect = pytest.importorskip("pexpect")
     save = tmp_path / "stop.json"
-    started = threading.Event()
-    update = Progress.update
-
-    def seen(self: Progress, done: int, status: str = "", *, total: int | None = None) -> None:
-        update(self, done, status, total=total)
-        started.set()
-
-    monkeypatch.setattr(Progress, "update", seen)
-
-    def interrupt() -> None:
-        # Ctrl-C once the rollout has reported its first games (however loaded the machine)
-        started.wait(timeout=300)
-        os.kill(os.getpid(), signal.SIGINT)
-
-    sender = threading.Thread(target=interrupt, daemon=True)
-    sender.start()
-    code = command.main([RACE.position_id(), "--games", "200000", "--workers", "1",
-                         "--no-variance-reduction", "--save", str(save)])
-    sender.join(timeout=10)
-    assert started.is_set(), "the rollout never reported progress"
-    assert code == 1
-    assert f"--resume {save}" in capsys.readouterr().err
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    # (rich draws no live bar on a "dumb" terminal)
+    env.update({"NO_COLOR": "1", "TERM": "xterm", "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    child = pexpect.spawn(sys.executable, ["-m", "backgammon.cli", "rollout", CONTACT.position_id(),
+                                           "--games", "200000", "--workers", "1", "--chunk", "36",
+                                           "--no-variance-reduction", "--save", str(save)],
+                          cwd=str(tmp_path), env=env, encoding="utf-8", timeout=300,
+                          dimensions=(24, 120))
+    try:
+        child.expect(r"equity [+-]\d")  # the bar's current estimate: games are being played
+        child.sendintr()
+        child.expect(r"stopped after (\d+) games")
+        stopped = int(child.match.group(1))
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 1
+    assert f"--resume {save}" in child.before.replace("\r\n", " ").replace("\n", " ")
     done = RolloutState.load(save).done
-    assert 0 < done < 200000
+    assert 0 < done < 200000 and done == stopped
     games = done + 36
     assert command.main(["--resume", str(save), "--games", str(games), "--workers", "1",
                          "--json"]) == 0
     resumed = json.loads(capsys.readouterr().out)
-    whole = one(RolloutSettings(games=games, workers=1, variance_reduction=False))
+    whole = one(RolloutSettings(games=games, workers=1, variance_reduction=False), CONTACT)
     assert resumed["equity"] == whole.equity and resumed["games"] == games
