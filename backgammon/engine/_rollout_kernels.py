@@ -63,6 +63,7 @@ from .._movegen import generate
 from ._kernels import (
     NUM_OUTPUTS,
     _finished,
+    _flip,
     best_play,
     equity_of,
     eval_one,
@@ -104,11 +105,7 @@ def _to_root(v: Any, root_side: bool, out: Any) -> None:
         for m in range(NUM_OUTPUTS):
             out[m] = v[m]
     else:
-        out[0] = 1.0 - v[0]
-        out[1] = v[3]
-        out[2] = v[4]
-        out[3] = v[1]
-        out[4] = v[2]
+        _flip(v, out)
 
 
 @njit(cache=True, nogil=True)
