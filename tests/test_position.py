@@ -12,6 +12,7 @@ from backgammon import (
     Move,
     Position,
 )
+from backgammon.position import LegalMoves
 from tests.conftest import board
 from tests.strategies import dice, positions, random_game_positions
 
@@ -140,15 +141,13 @@ def test_full_dice_used_when_possible() -> None:  # R11
             continue
         lengths = {m.pips for m in plays}
         # no play can use fewer dice than another (bear-off pips aside): compare die counts
-        dice_used = {_dice_count(p, m, d) for m in plays}
+        dice_used = {_dice_count(plays, i) for i in range(len(plays))}
         assert len(dice_used) == 1, (p.position_id(), d, [str(m) for m in plays], lengths)
 
 
-def _dice_count(p: Position, move: Move, d: tuple[int, int]) -> int:
-    # unit steps of the move, as the generator made them
-    plays = p.legal_moves(d)
-    idx = list(plays).index(move)
-    row = plays._steps[idx]
+def _dice_count(plays: LegalMoves, index: int) -> int:
+    # unit steps of play ``index``, as the generator made them
+    row = plays._steps[index]
     return sum(1 for k in range(0, 12, 3) if row[k] >= 0)
 
 
