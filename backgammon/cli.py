@@ -75,7 +75,8 @@ def _output_closed() -> int:
     return PIPE_CLOSED
 
 
-def _dice(text: str) -> tuple[int, int]:
+def dice_arg(text: str) -> tuple[int, int]:
+    """An argparse type: a roll written like ``31`` or ``3-1``."""
     digits = [c for c in text if c.isdigit()]
     if len(digits) != 2 or not all("1" <= c <= "6" for c in digits):
         raise argparse.ArgumentTypeError(f"{text!r}: dice are two digits 1-6, like 31 or 3-1")
@@ -267,7 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     moves = sub.add_parser("moves", help="list every legal play of a roll, best first")
     moves.add_argument("position_id", help="gnubg Position ID, from the side on roll")
-    moves.add_argument("dice", type=_dice, help="the roll, like 31 or 3-1")
+    moves.add_argument("dice", type=dice_arg, help="the roll, like 31 or 3-1")
     verify = sub.add_parser("verify", help="check the fair dice of an online table's record download")
     verify.add_argument("file", metavar="FILE", help="a /api/tables/{id}/record download (JSON)")
     serve = sub.add_parser("serve", help="run the online server (lobby and tables in the browser)")

@@ -27,35 +27,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..cli import dice_arg
 from ..errors import BackgammonError
+from ..terminal.options import cube_limit_arg, non_negative_int_arg
 
 #: where Ctrl-C saves without ``--save``
 DEFAULT_SAVE = "rollout-state.json"
 _PLAYS_FORMAT = "backgammon-rollout-plays-state"
-
-
-def _dice(text: str) -> tuple[int, int]:
-    digits = [c for c in text if c.isdigit()]
-    if len(digits) != 2 or not all("1" <= c <= "6" for c in digits):
-        raise argparse.ArgumentTypeError(f"{text!r}: dice are two digits 1-6, like 31 or 3-1")
-    return int(digits[0]), int(digits[1])
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: not below 0")
-    return value
-
-
-def _power_of_two(text: str) -> int:
-    value = _positive(text)
-    if value < 1 or value & (value - 1):
-        raise argparse.ArgumentTypeError(f"{text!r}: a cube limit is a power of 2 (1, 2, 4 ...)")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -67,34 +45,34 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("position", metavar="POSITION", nargs="?", default=None,
                    help="Position ID, PositionID:MatchID or XGID=... (from the side on roll); "
                         "optional with --resume")
-    p.add_argument("--games", type=_positive, default=None,
+    p.add_argument("--games", type=non_negative_int_arg, default=None,
                    help="trials (default 1296, or the saved rollout's)")
     p.add_argument("--ply", type=int, choices=(0, 1), default=None,
                    help="chequer play look-ahead: 0 (default) or 1")
     p.add_argument("--cubeful", action="store_true", default=None,
                    help="cube actions inside the trials: also the cubeful equity (money: points "
                         "per starting cube; match: EMG and match-winning chances)")
-    p.add_argument("--cube-limit", type=_power_of_two, default=None,
+    p.add_argument("--cube-limit", type=cube_limit_arg, default=None,
                    help="with --cubeful: the highest cube (a power of 2; default no limit)")
     p.add_argument("--no-bearoff-truncation", dest="bstop", action="store_false", default=None,
                    help="play cubeless trials to the end instead of taking the exact bear-off "
                         "tables once both sides are home")
-    p.add_argument("--truncate", type=_positive, default=None,
+    p.add_argument("--truncate", type=non_negative_int_arg, default=None,
                    help="stop each trial after N plies and take the evaluation (default 0: to the end)")
-    p.add_argument("--seed", type=_positive, default=None, help="the dice's seed (default 1)")
+    p.add_argument("--seed", type=non_negative_int_arg, default=None, help="the dice's seed (default 1)")
     p.add_argument("--no-variance-reduction", dest="vr", action="store_false", default=None,
                    help="no luck adjustment")
     p.add_argument("--no-quasi-random", dest="quasi", action="store_false", default=None,
                    help="no stratified first rolls")
-    p.add_argument("--dice", type=_dice, default=None,
+    p.add_argument("--dice", type=dice_arg, default=None,
                    help="roll out the candidate plays of this roll (like 31)")
-    p.add_argument("--plays", type=_positive, default=None,
+    p.add_argument("--plays", type=non_negative_int_arg, default=None,
                    help="with --dice: the best N plays by 0 ply (default: up to 5 within 0.16)")
-    p.add_argument("--workers", type=_positive, default=None,
+    p.add_argument("--workers", type=non_negative_int_arg, default=None,
                    help="worker processes (default: every core; 1: this process)")
     p.add_argument("--ray", metavar="ADDRESS", default=None,
                    help="run on a Ray cluster (auto, ray://HOST:10001, local)")
-    p.add_argument("--chunk", type=_positive, default=None, help="trials per unit of work (default 36)")
+    p.add_argument("--chunk", type=non_negative_int_arg, default=None, help="trials per unit of work (default 36)")
     p.add_argument("--save", metavar="FILE", default=None,
                    help=f"keep the state here (on Ctrl-C: {DEFAULT_SAVE} by default)")
     p.add_argument("--resume", metavar="FILE", default=None, help="go on from a saved state")
