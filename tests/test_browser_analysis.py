@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -27,7 +24,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from backgammon.server.app import create_app
-from tests.browser_support import CHROMIUM, REQUIRED, Board, browser, free_port, read_board
+from tests.browser_support import CHROMIUM, REQUIRED, Board, Server, browser, read_board
 from tests.test_server_replay import play_against_a_bot, seeded
 
 __all__ = ["browser"]
@@ -38,13 +35,6 @@ pytestmark = [
 ]
 
 SCREENSHOTS = Path(os.environ.get("BACKGAMMON_SCREENSHOTS", "/tmp/analysis-screenshots"))
-
-SERVE = """
-import sys, uvicorn
-from backgammon.server.app import create_app
-uvicorn.run(create_app(sys.argv[1]), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning")
-"""
-
 
 def get_json(url: str) -> tuple[int, Any]:
     try:
@@ -78,36 +68,16 @@ class Site:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    folder = tmp_path_factory.mktemp("analysis")
-    database = f"sqlite:///{folder}/club.sqlite3"
-    app = create_app(database, dice_factory=seeded("browser analysis"), message_rate=1000, message_burst=1000)
+    srv = Server(tmp_path_factory.mktemp("analysis"))
+    app = create_app(srv.database, dice_factory=seeded("browser analysis"), message_rate=1000, message_burst=1000)
     with TestClient(app) as client:
         fresh = play_against_a_bot(client, 1)
         table_id = play_against_a_bot(client, 3, name="alpha")
-    port = free_port()
-    log = (folder / "serve.log").open("wb")
-    process = subprocess.Popen([sys.executable, "-c", SERVE, database, str(port)], stdout=log, stderr=subprocess.STDOUT)
+    srv.start()
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"the server exited: {(folder / 'serve.log').read_text()}")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("the server did not listen within 30 s") from None
-                time.sleep(0.05)
-        yield Site(f"http://127.0.0.1:{port}", fresh, table_id)
+        yield Site(srv.url, fresh, table_id)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
+        srv.stop()
 
 
 def open_page(browser: Any, url: str, **context: Any) -> tuple[Any, Any, list[str]]:
