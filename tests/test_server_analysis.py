@@ -32,7 +32,7 @@ from backgammon.server.app import create_app
 from backgammon.server.openapi import OPENAPI
 from backgammon.server.store import Store, analyses_t, tables_t
 
-from .test_server_replay import a_match, seeded
+from .test_server_replay import a_match, play, seeded
 from .test_store import pg_url, url  # noqa: F401  (fixtures: each test on SQLite and PostgreSQL)
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -78,49 +78,6 @@ def client(url: str, counting: Counting) -> Iterator[TestClient]:  # noqa: F811
         yield c
     finally:
         c.__exit__(None, None, None)
-
-
-def _until(ws: Any, pred: Callable[[dict[str, Any]], bool], limit: int = 1000) -> dict[str, Any]:
-    for _ in range(limit):
-        message: dict[str, Any] = ws.receive_json()
-        if pred(message):
-            return message
-    raise AssertionError("the message never came")
-
-
-def play(client: TestClient, kind: str = "match", length: int = 1, games: int = 0, name: str = "ann") -> str:
-    """``name`` plays the random bot over the WebSocket (always the first legal play, always
-    taking) until the match is over or, with ``games``, until that many games are over; then
-    leaves (a money session ends so). The table's id."""
-    body: dict[str, Any] = {"kind": kind, "name": name, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}
-    if kind == "match":
-        body["length"] = length
-    created = client.post("/api/tables", json=body).json()
-    table_id: str = created["table"]["id"]
-    with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
-        ws.send_json({"type": "hello", "protocol": 1, "tokens": [created["token"]]})
-        state = _until(ws, lambda m: m["type"] == "state")
-        for n in range(5000):
-            snap = state["snapshots"][name]
-            if snap["over"]:
-                return table_id
-            if games and (snap["game_number"] > games or (snap["game_number"] == games and snap["phase"] == "over")):
-                ws.send_json({"type": "leave", "seat": name, "id": "bye"})
-                assert _until(ws, lambda m: m["type"] in ("ack", "error")) == {"type": "ack", "id": "bye"}
-                return table_id
-            actions = snap["actions"]
-            if not actions:
-                state = _until(ws, lambda m: m["type"] == "state" and (
-                    bool(m["snapshots"][name]["actions"]) or m["snapshots"][name]["over"]))
-                continue
-            if "play" in actions:
-                command = {"type": "play", "move": state["plays"][0]["move"] if state["plays"] else "", "confirm": True}
-            else:
-                command = {"type": next(a for a in ("roll", "take", "accept", "next_game") if a in actions)}
-            ws.send_json({"type": "command", "seat": name, "id": n, "command": command})
-            assert _until(ws, lambda m: m["type"] in ("ack", "refused", "error")) == {"type": "ack", "id": n}
-            state = _until(ws, lambda m: m["type"] == "state")
-    raise AssertionError("the match did not end")
 
 
 def wait_done(client: TestClient, table_id: str, query: str = "?ply=0", timeout: float = 120) -> dict[str, Any]:

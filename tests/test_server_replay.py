@@ -314,19 +314,26 @@ def _until(ws: Any, pred: Callable[[dict[str, Any]], bool], limit: int = 1000) -
     raise AssertionError("the message never came")
 
 
-def play_against_a_bot(client: TestClient, length: int = 3, name: str = "ann") -> str:
-    """A person (``name``) plays a ``length``-point match against the random bot over the
-    WebSocket, always the first legal play, always taking; the table's id once it is over."""
-    body = {"kind": "match", "length": length, "name": name,
-            "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}
+def play(client: TestClient, kind: str = "match", length: int = 1, games: int = 0, name: str = "ann",
+         limit: int = 5000) -> str:
+    """``name`` plays the random bot over the WebSocket (always the first legal play, always
+    taking) until the match is over or, with ``games``, until that many games are over; then
+    leaves (a money session ends so). The table's id; at most ``limit`` commands."""
+    body: dict[str, Any] = {"kind": kind, "name": name, "seats": [{"kind": "human"}, {"kind": "bot", "bot": "random"}]}
+    if kind == "match":
+        body["length"] = length
     created = client.post("/api/tables", json=body).json()
     table_id: str = created["table"]["id"]
     with client.websocket_connect(f"/ws/tables/{table_id}") as ws:
         ws.send_json({"type": "hello", "protocol": 1, "tokens": [created["token"]]})
         state = _until(ws, lambda m: m["type"] == "state")
-        for n in range(3000):
+        for n in range(limit):
             snap = state["snapshots"][name]
             if snap["over"]:
+                return table_id
+            if games and (snap["game_number"] > games or (snap["game_number"] == games and snap["phase"] == "over")):
+                ws.send_json({"type": "leave", "seat": name, "id": "bye"})
+                assert _until(ws, lambda m: m["type"] in ("ack", "error")) == {"type": "ack", "id": "bye"}
                 return table_id
             actions = snap["actions"]
             if not actions:
@@ -336,11 +343,17 @@ def play_against_a_bot(client: TestClient, length: int = 3, name: str = "ann") -
             if "play" in actions:
                 command = {"type": "play", "move": state["plays"][0]["move"] if state["plays"] else "", "confirm": True}
             else:
-                command = {"type": next(a for a in ("roll", "take", "accept") if a in actions)}
+                command = {"type": next(a for a in ("roll", "take", "accept", "next_game") if a in actions)}
             ws.send_json({"type": "command", "seat": name, "id": n, "command": command})
             assert _until(ws, lambda m: m["type"] in ("ack", "refused", "error")) == {"type": "ack", "id": n}
             state = _until(ws, lambda m: m["type"] == "state")
     raise AssertionError("the match did not end")
+
+
+def play_against_a_bot(client: TestClient, length: int = 3, name: str = "ann") -> str:
+    """A person (``name``) plays a ``length``-point match against the random bot over the
+    WebSocket, always the first legal play, always taking; the table's id once it is over."""
+    return play(client, "match", length, name=name, limit=3000)
 
 
 def test_the_replay_route_gives_the_frames_of_a_match_played_online(client: TestClient) -> None:
