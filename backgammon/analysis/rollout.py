@@ -77,7 +77,7 @@ if TYPE_CHECKING:
     from ..engine.probabilities import Probabilities
 
 __all__ = ["ProgressCallback", "RolloutError", "RolloutInterrupted", "RolloutResult", "RolloutSettings",
-           "RolloutState", "rollout", "rollout_plays", "rollout_state", "run_chunk"]
+           "RolloutState", "read_saved", "rollout", "rollout_plays", "rollout_state", "run_chunk"]
 
 #: ``progress(done, total, estimate)``: ``done`` trials of ``total`` are summed; ``estimate``
 #: is the result so far (of the play whose chunk came in, for :func:`rollout_plays`).
@@ -288,6 +288,17 @@ class RolloutResult:
 # -- state ------------------------------------------------------------------------------------
 
 
+def read_saved(path: str | Path) -> Any:
+    """The JSON of a file a rollout saved (a :class:`RolloutState`, or the command's states
+    of several plays); :class:`RolloutError` with a sentence when it cannot be read."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RolloutError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RolloutError(f"{path} is not JSON ({exc}): give a file saved by a rollout") from None
+
+
 @dataclass
 class RolloutState:
     """Where a rollout stands: the sums over its first ``trials`` trials (in trial order),
@@ -387,13 +398,7 @@ class RolloutState:
     @classmethod
     def load(cls, path: str | Path) -> RolloutState:
         """Read a state written by :meth:`save`."""
-        try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise RolloutError(f"cannot read {path}: {exc.strerror or exc}") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RolloutError(f"{path} is not JSON ({exc}): give a file saved by a rollout") from None
-        return cls.from_dict(data)
+        return cls.from_dict(read_saved(path))
 
     def result(self) -> RolloutResult:
         """The result over the summed trials (at least one)."""

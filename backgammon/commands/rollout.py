@@ -100,14 +100,9 @@ def _settings(args: argparse.Namespace, saved: Any) -> Any:
 
 def _load(path: str) -> tuple[str, Any, list[Any]]:
     """A saved file: (kind, dice or None, states)."""
-    from ..analysis.rollout import RolloutError, RolloutState
+    from ..analysis.rollout import RolloutError, RolloutState, read_saved
 
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RolloutError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RolloutError(f"{path} is not JSON ({exc}): give a file saved by a rollout") from None
+    data = read_saved(path)
     if isinstance(data, dict) and data.get("format") == _PLAYS_FORMAT:
         try:
             return ("plays", tuple(data["dice"]), [RolloutState.from_dict(s) for s in data["states"]])
