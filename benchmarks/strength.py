@@ -32,11 +32,14 @@ winner higher die first, where the former loop of this file kept seat 0's die fi
 that picks by index among the legal plays (``random``) may so open differently than it did
 then; bots that pick by evaluation play the same games.
 
-Opponent ``gnubg``: GNU Backgammon's 0-ply neural net through PyPI's ``gnubg-nn`` (the
-``bench`` extra; GPL, so it is registered here in the benchmark only, never in the
-package)::
+Opponents ``gnubg``, ``gnubg1`` and ``gnubg2``: GNU Backgammon's neural net through PyPI's
+``gnubg-nn`` (the ``bench`` extra; GPL, so they are registered here in the benchmark only,
+never in the package), choosing with ``gnubg_nn.best_move(board, d1, d2, n=...)`` at 0, 1
+and 2 plies (gnubg-nn's own move filters)::
 
     PYTHONPATH=. .venv/bin/python benchmarks/strength.py expert gnubg --games 2000
+    PYTHONPATH=. .venv/bin/python benchmarks/strength.py grandmaster gnubg1 --games 1000 --workers 1
+    PYTHONPATH=. .venv/bin/python benchmarks/strength.py grandmaster gnubg2 --games 200 --workers 1
 """
 
 from __future__ import annotations
@@ -66,9 +69,12 @@ from backgammon.table.commands import Play
 
 
 class GnubgNN(Bot):
-    """gnubg-nn's ``best_move`` at 0 ply, as a Bot (benchmark only: gnubg-nn is GPL)."""
+    """gnubg-nn's ``best_move`` at ``PLIES`` plies (0 here), as a Bot (benchmark only:
+    gnubg-nn is GPL)."""
 
     name = "gnubg"
+    #: the ``n`` of ``gnubg_nn.best_move``: 0, 1 or 2 plies of look-ahead
+    PLIES = 0
 
     def __init__(self, *, seed: Any = None) -> None:
         super().__init__(seed=seed)
@@ -79,7 +85,8 @@ class GnubgNN(Bot):
     def choose_index(self, legal: LegalMoves) -> int:
         pos = legal.origin
         d1, d2 = legal.dice
-        steps = self._gnubg.best_move(self._gnubg.board_from_position_id(pos.position_id()), d1, d2)
+        board = self._gnubg.board_from_position_id(pos.position_id())
+        steps = self._gnubg.best_move(board, d1, d2, n=self.PLIES)
         after = pos
         for src, dst in steps:  # one hop at a time, so hits on the way are kept
             after = after.play(Move([Step(src, dst)])).swap()
@@ -90,8 +97,27 @@ class GnubgNN(Bot):
         raise RuntimeError(f"gnubg-nn chose {steps} in {pos.position_id()} {legal.dice}: not a legal play")
 
 
+class GnubgNN1(GnubgNN):
+    """gnubg-nn's ``best_move(..., n=1)``: 1 ply."""
+
+    name = "gnubg1"
+    PLIES = 1
+
+
+class GnubgNN2(GnubgNN):
+    """gnubg-nn's ``best_move(..., n=2)``: 2 plies."""
+
+    name = "gnubg2"
+    PLIES = 2
+
+
+#: The gnubg-nn opponents by name.
+GNUBG_BOTS: dict[str, type[GnubgNN]] = {"gnubg": GnubgNN, "gnubg1": GnubgNN1, "gnubg2": GnubgNN2}
+
+
 def register_gnubg() -> None:
-    """Make ``gnubg`` loadable by name in this process, when gnubg-nn is installed.
+    """Make ``gnubg``, ``gnubg1`` and ``gnubg2`` loadable by name in this process, when
+    gnubg-nn is installed.
 
     Called by :func:`main` and in each worker, not at import, so that importing this module
     (the tests do) leaves the package's registry as it was.
@@ -100,7 +126,8 @@ def register_gnubg() -> None:
         import gnubg_nn  # noqa: F401
     except ImportError:  # the bench extra is not installed: the gnubg opponent is unavailable
         return
-    register("gnubg", replace=True)(GnubgNN)
+    for name, cls in GNUBG_BOTS.items():
+        register(name, replace=True)(cls)
 
 #: A game longer than this many plays is a bug in a bot or in the move generator.
 MAX_PLIES = 10_000
@@ -176,7 +203,7 @@ class PairResult:
 def play_pair(task: tuple[str, str, int, int]) -> PairResult:
     """Duplicate pair ``index``: both games, dice and bot seeds derived from ``seed``."""
     name_a, name_b, seed, index = task
-    if "gnubg" in (name_a, name_b):
+    if {name_a, name_b} & GNUBG_BOTS.keys():
         register_gnubg()
     results: list[int] = []
     for game in (0, 1):
