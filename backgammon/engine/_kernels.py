@@ -33,13 +33,18 @@ except ImportError:  # pragma: no cover
         return lambda f: f
 
 #: Inputs per side: 24 points × 4 (Tesauro's truncated unary), bar (2), borne off (1),
-#: then :data:`N_HAND` hand-made features.
+#: then :data:`N_HAND` hand-made features, then :data:`N_EXTRA` more.
 N_RAW = 24 * 4 + 3
-#: Hand-made features per side (see :func:`_side_features`).
+#: The first hand-made features per side (see :func:`_side_features`).
 N_HAND = 10
-PER_SIDE = N_RAW + N_HAND
+#: The hand-made features added after them (format 2; see :func:`_extra_features`).
+N_EXTRA = 10
+PER_SIDE = N_RAW + N_HAND + N_EXTRA
 #: Network inputs: the side on roll's block then the other side's.
 NUM_INPUTS = 2 * PER_SIDE
+#: Inputs per side and in all of the first layout (format 1: no :data:`N_EXTRA` features).
+OLD_PER_SIDE = N_RAW + N_HAND
+OLD_NUM_INPUTS = 2 * OLD_PER_SIDE
 #: Network outputs: win, win gammon, win backgammon, lose gammon, lose backgammon.
 NUM_OUTPUTS = 5
 
@@ -114,46 +119,7 @@ def _roll_index(d1: int, d2: int) -> int:
 def _shots(c: Any, o: Any) -> float:
     """Rolls (of 36) with which the side ``c`` could hit a blot of ``o`` (direct and
     indirect; a side with a checker on the bar shoots only from the bar)."""
-    mask = 0
-    hasbar = c[24] > 0
-    for j in range(24):
-        if o[j] != 1:
-            continue
-        t = 24 - j  # the blot's point in c's numbering
-        for a in range(25, t, -1):
-            if a == 25:
-                if not hasbar:
-                    continue
-            elif hasbar or c[a - 1] == 0:
-                continue
-            dist = a - t
-            if dist > 24:
-                continue
-            if dist <= 6:  # direct: every roll with that number
-                for d in range(1, 7):
-                    mask |= 1 << _roll_index(min(d, dist), max(d, dist))
-            for d1 in range(max(1, dist - 6), (dist + 1) // 2):  # two different dice
-                d2 = dist - d1
-                if d2 <= 6 and d1 < d2:
-                    if not _blocked(o, a - d1) or not _blocked(o, a - d2):
-                        mask |= 1 << _roll_index(d1, d2)
-            for d in range(1, 7):  # doubles, 2 to 4 steps
-                if dist % d == 0:
-                    k = dist // d
-                    if 2 <= k <= 4:
-                        ok = True
-                        for s in range(1, k):
-                            if _blocked(o, a - s * d):
-                                ok = False
-                                break
-                        if ok:
-                            mask |= 1 << _roll_index(d, d)
-    total = 0
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            if (mask >> _roll_index(d1, d2)) & 1:
-                total += 1 if d1 == d2 else 2
-    return total / 36.0
+    return _hit_rolls(c, o)[0] / 36.0
 
 
 @njit(cache=True, nogil=True)
@@ -209,6 +175,333 @@ def _escapes(c: Any, o: Any) -> float:
             if ok:
                 total += 1 if d1 == d2 else 2
     return total / 36.0
+
+
+@njit(cache=True, nogil=True)
+def _roll_weight(bits: int) -> int:
+    """Rolls of 36 in a set of roll indices (bit :func:`_roll_index`; doubles count 1)."""
+    total = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            if (bits >> _roll_index(d1, d2)) & 1:
+                total += 1 if d1 == d2 else 2
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _hit_rolls(c: Any, o: Any) -> tuple[int, int]:
+    """``(rolls, pips)``: the rolls (of 36) with which ``c`` hits a blot of ``o`` as
+    :func:`_shots` counts them, and the pips ``o`` loses summed over the 36 rolls when ``c``
+    hits the blot that costs most with each roll (a blot on ``c``'s point ``t`` loses ``t``
+    pips: from ``o``'s point ``25 − t`` back to its bar)."""
+    mask = 0
+    loss = 0
+    hasbar = c[24] > 0
+    for j in range(24):  # the blot's point t = 24 - j falls: the costliest blot first
+        if o[j] != 1:
+            continue
+        t = 24 - j
+        mb = 0
+        for a in range(25, t, -1):
+            if a == 25:
+                if not hasbar:
+                    continue
+            elif hasbar or c[a - 1] == 0:
+                continue
+            dist = a - t
+            if dist > 24:
+                continue
+            if dist <= 6:
+                for d in range(1, 7):
+                    mb |= 1 << _roll_index(min(d, dist), max(d, dist))
+            for d1 in range(max(1, dist - 6), (dist + 1) // 2):
+                d2 = dist - d1
+                if d2 <= 6 and d1 < d2:
+                    if not _blocked(o, a - d1) or not _blocked(o, a - d2):
+                        mb |= 1 << _roll_index(d1, d2)
+            for d in range(1, 7):
+                if dist % d == 0:
+                    k = dist // d
+                    if 2 <= k <= 4:
+                        ok = True
+                        for s in range(1, k):
+                            if _blocked(o, a - s * d):
+                                ok = False
+                                break
+                        if ok:
+                            mb |= 1 << _roll_index(d, d)
+        new = mb & ~mask
+        if new != 0:
+            loss += t * _roll_weight(new)
+            mask |= mb
+    return _roll_weight(mask), loss
+
+
+@njit(cache=True, nogil=True)
+def _popcount(x: int) -> int:
+    n = 0
+    while x != 0:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _two_hits_mixed(c: Any, src: int, nb: int, bl: int, d1: int, d2: int) -> bool:
+    """Can ``c`` hit two blots (``bl``: bit t, ``c``'s numbering) with the roll
+    ``d1 != d2``? ``src``: ``c``'s occupied points (bits 1–24), ``nb``: its bar."""
+    if nb >= 2:  # both dice enter
+        return bool((bl >> (25 - d1)) & 1) and bool((bl >> (25 - d2)) & 1)
+    for first in range(2):
+        x = d1 if first == 0 else d2
+        y = d2 if first == 0 else d1
+        if nb == 1:
+            e = 25 - x
+            if (bl >> e) & 1:
+                if (bl >> (e - y)) & 1:  # the entered checker hits again
+                    return True
+                if ((src >> y) & bl) & ~(1 << e):  # another checker hits another blot
+                    return True
+        else:
+            hit = (src >> x) & bl
+            if hit != 0 and ((hit >> y) & bl) != 0:  # one checker hits twice
+                return True
+    if nb == 1:
+        return False
+    h1 = (src >> d1) & bl
+    h2 = (src >> d2) & bl
+    if h1 == 0 or h2 == 0:
+        return False
+    for x in range(1, 25):
+        if (h1 >> x) & 1:
+            for y in range(1, 25):
+                if y != x and (h2 >> y) & 1:
+                    a = x + d1
+                    if a != y + d2 or c[a - 1] >= 2:
+                        return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _two_hits_double(src: int, nb: int, hm: int, bl: int, d: int) -> bool:
+    """:func:`_two_hits_mixed` for the double ``d`` (four steps; checkers on the bar enter
+    first, one step each; ``hm``: the points ``o`` holds)."""
+    if nb > 0 and (hm >> (25 - d)) & 1:
+        return False
+    x1 = 0  # blots that a checker off the bar hits first after 1, 2, 3 steps
+    x2 = 0
+    x3 = 0
+    bar_first = 0
+    bar_blot = 0
+    for a in range(25, 0, -1):
+        if a == 25:
+            if nb == 0:
+                continue
+        elif not (src >> a) & 1:
+            continue
+        first = 0
+        fblot = 0
+        for j in range(1, 5):
+            t = a - j * d
+            if t < 1 or (hm >> t) & 1:
+                break
+            if (bl >> t) & 1:
+                if first == 0:
+                    first = j
+                    fblot = t
+                else:  # one checker hits twice in j steps
+                    extra = nb - 1 if a == 25 else nb
+                    if j + extra <= 4:
+                        return True
+                    break
+        if first == 0:
+            continue
+        if a == 25:
+            bar_first = first
+            bar_blot = fblot
+        elif first == 1:
+            x1 |= 1 << fblot
+        elif first == 2:
+            x2 |= 1 << fblot
+        elif first == 3:
+            x3 |= 1 << fblot
+    if bar_first > 0:  # the entering checker hits one, a checker on the board another
+        budget = 4 - (nb - 1) - bar_first
+        other = 0
+        if budget >= 1:
+            other |= x1
+        if budget >= 2:
+            other |= x2
+        if budget >= 3:
+            other |= x3
+        if other & ~(1 << bar_blot):
+            return True
+    budget = 4 - nb  # two checkers on the board, k1 + k2 steps
+    if budget >= 2 and _popcount(x1) >= 2:
+        return True
+    if budget >= 3 and x1 != 0 and x2 != 0 and _popcount(x1 | x2) >= 2:
+        return True
+    if budget >= 4:
+        if _popcount(x2) >= 2:
+            return True
+        if x1 != 0 and x3 != 0 and _popcount(x1 | x3) >= 2:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _double_hit_rolls(c: Any, o: Any) -> int:
+    """Rolls (of 36) with which ``c`` can hit two different blots of ``o``: some sequence
+    of the roll's steps (each die once, a double's four in any number), checkers on the bar
+    entering first, landing only on points ``o`` does not hold."""
+    hm = 0
+    bl = 0
+    for t in range(1, 25):
+        n = o[24 - t]
+        if n >= 2:
+            hm |= 1 << t
+        elif n == 1:
+            bl |= 1 << t
+    if _popcount(bl) < 2:
+        return 0
+    src = 0
+    for a in range(1, 25):
+        if c[a - 1] > 0:
+            src |= 1 << a
+    nb = int(c[24])
+    total = 0
+    for d1 in range(1, 7):
+        if _two_hits_double(src, nb, hm, bl, d1):
+            total += 1
+        for d2 in range(d1 + 1, 7):
+            if _two_hits_mixed(c, src, nb, bl, d1, d2):
+                total += 2
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _escape_rolls(hm: int, p: int) -> int:
+    """Rolls (of 36) that carry a checker on point ``p`` past every point held (``hm``:
+    bit t) within 12 pips in front of it (36 when none is)."""
+    lowest = 0
+    for t in range(max(1, p - 12), p):
+        if (hm >> t) & 1:
+            lowest = t
+            break
+    if lowest == 0:
+        return 36
+    total = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            ok = False
+            if d1 == d2:
+                pos = p
+                for _ in range(4):
+                    nxt = pos - d1
+                    if nxt >= 1 and (hm >> nxt) & 1:
+                        break
+                    pos = nxt
+                    if pos < lowest:
+                        ok = True
+                        break
+            else:
+                for first in range(2):
+                    a1 = d1 if first == 0 else d2
+                    a2 = d2 if first == 0 else d1
+                    m = p - a1
+                    if m >= 1 and (hm >> m) & 1:
+                        continue
+                    if m < lowest:
+                        ok = True
+                        break
+                    m2 = m - a2
+                    if m2 < lowest and not (m2 >= 1 and (hm >> m2) & 1):
+                        ok = True
+                        break
+            if ok:
+                total += 1 if d1 == d2 else 2
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _extra_features(c: Any, o: Any, out: Any, k: int, pips: int, on_board: int,
+                    oback: int, loss: int) -> None:
+    """Write side ``c``'s :data:`N_EXTRA` features into ``out[k:]`` (``pips``,
+    ``on_board``: its pip count and checkers not borne off; ``oback``: ``o``'s rearmost
+    point in ``o``'s numbering, 0 when none; ``loss``: the pips of :func:`_hit_rolls`).
+    See ``docs/TRAINING.md``, "Inputs"."""
+    hm = 0  # points o holds, bit t in c's numbering
+    for t in range(1, 25):
+        if o[24 - t] >= 2:
+            hm |= 1 << t
+    closed = 0  # o's home points made: c's entry points 19..24
+    for i in range(6):
+        if o[i] >= 2:
+            closed += 1
+    # containment: the worst escape from c's points 15..24, and from where c stands
+    worst = 36
+    actual = 36
+    any_back = False
+    for p in range(13, 26):
+        has = c[p - 1] > 0
+        if p < 15 and not has:
+            continue
+        e = _escape_rolls(hm, p)
+        if p <= 24 and p >= 15 and e < worst:
+            worst = e
+        if has:
+            any_back = True
+            if e < actual:
+                actual = e
+    back_anchor = 0
+    for p in range(24, 12, -1):
+        if c[p - 1] >= 2:
+            back_anchor = p
+            break
+    fwd_anchor = 0
+    for p in range(19, 25):
+        if c[p - 1] >= 2:
+            fwd_anchor = 25 - p
+            break
+    # pips to get every checker past o's rearmost checker
+    brk = 0
+    if oback > 0:
+        for p in range(1, 26):
+            if p + oback > 25:
+                brk += c[p - 1] * (p + oback - 24)
+    # mobility: per die, the points (or the bar) c can move it from, at most 6
+    nb = c[24]
+    mob = 0
+    for d in range(1, 7):
+        if nb > 0:
+            if not (hm >> (25 - d)) & 1:
+                mob += 1
+        else:
+            m = 0
+            for a in range(d + 1, 25):
+                if c[a - 1] > 0 and not (hm >> (a - d)) & 1:
+                    m += 1
+            mob += min(m, 6)
+    # spread: root of the second moment of c's checkers above their mean point
+    spread = 0.0
+    if on_board > 0:
+        mean = pips / on_board
+        m2 = 0.0
+        for p in range(1, 26):
+            n = c[p - 1]
+            if n > 0 and p > mean:
+                m2 += n * (p - mean) * (p - mean)
+        spread = np.sqrt(m2 / on_board) / 12.0
+    out[k] = (closed / 6.0) * (closed / 6.0)
+    out[k + 1] = _double_hit_rolls(c, o) / 36.0
+    out[k + 2] = loss / (36.0 * 24.0)
+    out[k + 3] = 1.0 - worst / 36.0
+    out[k + 4] = 1.0 - actual / 36.0 if any_back else 0.0
+    out[k + 5] = back_anchor / 24.0
+    out[k + 6] = fwd_anchor / 6.0
+    out[k + 7] = brk / 200.0
+    out[k + 8] = mob / 36.0
+    out[k + 9] = spread
 
 
 @njit(cache=True, nogil=True)
@@ -275,13 +568,15 @@ def _side_features(c: Any, o: Any, out: Any, base: int) -> None:
     out[k] = pips / 100.0
     out[k + 1] = back / 5.0
     out[k + 2] = _escapes(c, o)
-    out[k + 3] = _shots(c, o)
+    shots, loss = _hit_rolls(c, o)
+    out[k + 3] = shots / 36.0
     out[k + 4] = prime / 6.0
     out[k + 5] = anchors / 3.0
     out[k + 6] = home / 6.0
     out[k + 7] = outfield / 15.0
     out[k + 8] = blots / 5.0
     out[k + 9] = behind / 15.0
+    _extra_features(c, o, out, k + N_HAND, pips, on_board, oback, loss)
 
 
 @njit(cache=True, nogil=True)

@@ -4,6 +4,11 @@ A :class:`Network` holds ``w1`` (``inputs × hidden``), ``b1``, ``w2`` (``hidden
 ``b2`` as ``float64`` arrays. :meth:`Network.forward` evaluates a batch of encoded positions
 with numpy; the training kernels use the same arrays in place. A :class:`NetworkPair` is the
 contact and the race network together, saved in one ``.npz`` file.
+
+Format 2 files carry :data:`~._kernels.NUM_INPUTS` input rows (and the count, ``inputs``).
+Format 1 files (the first layout, :data:`~._kernels.OLD_NUM_INPUTS` inputs, without the
+:data:`~._kernels.N_EXTRA` features per side) load padded by :func:`pad_old_inputs`: zero
+weights for the new inputs, so the network computes exactly what it computed before.
 """
 
 from __future__ import annotations
@@ -14,15 +19,34 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._kernels import NUM_INPUTS, NUM_OUTPUTS
+from ._kernels import NUM_INPUTS, NUM_OUTPUTS, OLD_NUM_INPUTS, OLD_PER_SIDE, PER_SIDE
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["Network", "NetworkPair", "FORMAT_VERSION"]
+__all__ = ["Network", "NetworkPair", "FORMAT_VERSION", "pad_old_inputs"]
 
 #: Bumped whenever the input encoding or the file layout changes.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+
+
+def pad_old_inputs(w1: NDArray[np.float64]) -> NDArray[np.float64]:
+    """First-layer weights of the format 1 layout (``OLD_NUM_INPUTS × hidden``: each side's
+    raw inputs and first ten features) in this layout, with zero rows for the features
+    added after each side's block (the other side's block moves down to
+    :data:`~._kernels.PER_SIDE`).
+
+    >>> w = np.arange(2.0 * OLD_NUM_INPUTS).reshape(OLD_NUM_INPUTS, 2)
+    >>> p = pad_old_inputs(w)
+    >>> p.shape == (NUM_INPUTS, 2), bool((p[PER_SIDE:PER_SIDE + OLD_PER_SIDE] == w[OLD_PER_SIDE:]).all())
+    (True, True)
+    """
+    if w1.shape[0] != OLD_NUM_INPUTS:
+        raise ValueError(f"{w1.shape[0]} input rows: the format 1 layout has {OLD_NUM_INPUTS}")
+    out = np.zeros((NUM_INPUTS, w1.shape[1]))
+    out[:OLD_PER_SIDE] = w1[:OLD_PER_SIDE]
+    out[PER_SIDE:PER_SIDE + OLD_PER_SIDE] = w1[OLD_PER_SIDE:]
+    return out
 
 
 @dataclass
@@ -113,18 +137,22 @@ class NetworkPair:
             for part, arr in zip(("w1", "b1", "w2", "b2"), net.arrays()):
                 out[f"{prefix}{name}_{part}"] = arr
         out[f"{prefix}format"] = np.array(FORMAT_VERSION)
+        out[f"{prefix}inputs"] = np.array(NUM_INPUTS)
         return out
 
     @classmethod
     def from_arrays(cls, data: Any, prefix: str = "") -> NetworkPair:
-        """Inverse of :meth:`to_arrays` (``data`` maps names to arrays, e.g. an npz)."""
+        """Inverse of :meth:`to_arrays` (``data`` maps names to arrays, e.g. an npz); format 1
+        weights are padded (:func:`pad_old_inputs`)."""
         version = int(data[f"{prefix}format"])
-        if version != FORMAT_VERSION:
-            raise ValueError(f"weights format {version}, this code reads {FORMAT_VERSION}")
+        if version not in (1, FORMAT_VERSION):
+            raise ValueError(f"weights format {version}, this code reads 1 and {FORMAT_VERSION}")
         nets = []
         for name in ("contact", "race"):
             parts = [np.ascontiguousarray(np.asarray(data[f"{prefix}{name}_{p}"], np.float64))
                      for p in ("w1", "b1", "w2", "b2")]
+            if version == 1:
+                parts[0] = pad_old_inputs(parts[0])
             nets.append(Network(*parts))
         if nets[0].w1.shape[0] != NUM_INPUTS or nets[1].w1.shape[0] != NUM_INPUTS:
             raise ValueError("weights do not match this input encoding")
