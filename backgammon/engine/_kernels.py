@@ -247,6 +247,15 @@ def _popcount(x: int) -> int:
 
 
 @njit(cache=True, nogil=True)
+def _lowest_bit(x: int) -> int:
+    """Index of the lowest set bit of ``x > 0``."""
+    i = 0
+    while not (x >> i) & 1:
+        i += 1
+    return i
+
+
+@njit(cache=True, nogil=True)
 def _two_hits_mixed(c: Any, src: int, nb: int, bl: int, d1: int, d2: int) -> bool:
     """Can ``c`` hit two blots (``bl``: bit t, ``c``'s numbering) with the roll
     ``d1 != d2``? ``src``: ``c``'s occupied points (bits 1–24), ``nb``: its bar."""
@@ -272,59 +281,63 @@ def _two_hits_mixed(c: Any, src: int, nb: int, bl: int, d1: int, d2: int) -> boo
     h2 = (src >> d2) & bl
     if h1 == 0 or h2 == 0:
         return False
-    for x in range(1, 25):
-        if (h1 >> x) & 1:
-            for y in range(1, 25):
-                if y != x and (h2 >> y) & 1:
-                    a = x + d1
-                    if a != y + d2 or c[a - 1] >= 2:
-                        return True
+    if _popcount(h1 | h2) < 2:
+        return False
+    r1 = h1
+    while r1 != 0:  # each blot x that d1 hits, each other blot y that d2 hits
+        x = _lowest_bit(r1)
+        r1 &= r1 - 1
+        r2 = h2 & ~(1 << x)
+        while r2 != 0:
+            y = _lowest_bit(r2)
+            r2 &= r2 - 1
+            a = x + d1
+            if a != y + d2 or c[a - 1] >= 2:  # two different checkers
+                return True
     return False
 
 
 @njit(cache=True, nogil=True)
 def _two_hits_double(src: int, nb: int, hm: int, bl: int, d: int) -> bool:
     """:func:`_two_hits_mixed` for the double ``d`` (four steps; checkers on the bar enter
-    first, one step each; ``hm``: the points ``o`` holds)."""
+    first, one step each; ``hm``: the points ``o`` holds). The checkers on the board move
+    together as bit sets: a shift by ``d`` is one step of every one of them."""
     if nb > 0 and (hm >> (25 - d)) & 1:
         return False
-    x1 = 0  # blots that a checker off the bar hits first after 1, 2, 3 steps
-    x2 = 0
-    x3 = 0
-    bar_first = 0
+    free = ~hm & 0x1FFFFFE  # points 1..24 not held
+    bar_first = 0  # the checker entering from the bar: its first hit (steps) and blot
     bar_blot = 0
-    for a in range(25, 0, -1):
-        if a == 25:
-            if nb == 0:
-                continue
-        elif not (src >> a) & 1:
-            continue
-        first = 0
-        fblot = 0
+    if nb > 0:
         for j in range(1, 5):
-            t = a - j * d
+            t = 25 - j * d
             if t < 1 or (hm >> t) & 1:
                 break
             if (bl >> t) & 1:
-                if first == 0:
-                    first = j
-                    fblot = t
-                else:  # one checker hits twice in j steps
-                    extra = nb - 1 if a == 25 else nb
-                    if j + extra <= 4:
+                if bar_first == 0:
+                    bar_first = j
+                    bar_blot = t
+                else:
+                    if j + nb - 1 <= 4:  # it hits twice
                         return True
                     break
-        if first == 0:
-            continue
-        if a == 25:
-            bar_first = first
-            bar_blot = fblot
-        elif first == 1:
-            x1 |= 1 << fblot
-        elif first == 2:
-            x2 |= 1 << fblot
-        elif first == 3:
-            x3 |= 1 << fblot
+    x1 = 0  # blots that checkers on the board hit first after 1, 2, 3 steps
+    x2 = 0
+    x3 = 0
+    alive = src  # where each board checker's walk stands (bits; one bit per checker walk)
+    once = 0  # the walks that have hit once, where they stand
+    for j in range(1, 5):
+        alive = (alive >> d) & free
+        once = (once >> d) & free
+        if j + nb <= 4 and (once & bl) != 0:  # one checker hits twice
+            return True
+        new = alive & bl & ~once
+        if j == 1:
+            x1 = new
+        elif j == 2:
+            x2 = new
+        elif j == 3:
+            x3 = new
+        once |= new
     if bar_first > 0:  # the entering checker hits one, a checker on the board another
         budget = 4 - (nb - 1) - bar_first
         other = 0
@@ -472,16 +485,17 @@ def _extra_features(c: Any, o: Any, out: Any, k: int, pips: int, on_board: int,
     # mobility: per die, the points (or the bar) c can move it from, at most 6
     nb = c[24]
     mob = 0
-    for d in range(1, 7):
-        if nb > 0:
+    if nb > 0:
+        for d in range(1, 7):
             if not (hm >> (25 - d)) & 1:
                 mob += 1
-        else:
-            m = 0
-            for a in range(d + 1, 25):
-                if c[a - 1] > 0 and not (hm >> (a - d)) & 1:
-                    m += 1
-            mob += min(m, 6)
+    else:
+        src = 0
+        for a in range(1, 25):
+            if c[a - 1] > 0:
+                src |= 1 << a
+        for d in range(1, 7):
+            mob += min(_popcount((src >> d) & ~hm & ~1), 6)
     # spread: root of the second moment of c's checkers above their mean point
     spread = 0.0
     if on_board > 0:
