@@ -6,6 +6,9 @@ networks.
   :meth:`.evaluator.Evaluator.one_ply_outputs` (and so by the ``worldclass`` bot) and by the
   supervised refinement (:mod:`.refine`), which trains the networks toward their own 1-ply
   values.
+* :func:`two_ply_batch` is the 2-ply evaluation (the ``grandmaster`` bot): 1 ply after
+  each roll's best 0-ply play, with two caches for the call (positions and plays met again
+  by transposition are evaluated once; about a third of the work in our measurement).
 * :func:`sample_positions` plays seeded self-play games at 0 ply with Gaussian noise on the
   equities (the weaker bots' idea) and records the positions met, side on roll first.
 * :func:`match_nets` plays a network against another one, or against pubeval, on duplicate
@@ -38,7 +41,8 @@ from ._kernels import (
     win_points,
 )
 
-__all__ = ["match_nets", "one_ply_batch", "sample_positions", "two_ply_batch"]
+__all__ = ["LEAF_SLOTS", "MID_SLOTS", "match_nets", "one_ply_batch", "sample_positions",
+           "two_ply_batch"]
 
 
 @njit(cache=True, nogil=True)
@@ -113,6 +117,114 @@ def one_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                  boards, steps, dies, table, st, x, h, v, bv, out[r])
 
 
+#: Slots of the evaluation caches of one :func:`two_ply_batch` call: the
+#: leaves (0-ply outputs of the plays met at the last ply) and the 1-ply outputs of the
+#: positions met after the opponent's reply.
+LEAF_SLOTS = 1 << 17
+MID_SLOTS = 1 << 12
+#: Probes before a key is given up (evaluated without being stored).
+_PROBES = 16
+
+
+@njit(cache=True, nogil=True)
+def _new_cache(slots: int) -> Any:
+    """An empty evaluation cache: (used flags, keys, outputs) of ``slots`` slots."""
+    return (np.zeros(slots, np.uint8), np.empty((slots, 50), np.uint8),
+            np.empty((slots, NUM_OUTPUTS)))
+
+
+@njit(cache=True, nogil=True)
+def _slot(used: Any, keys: Any, key: Any) -> int:
+    """The slot of ``key`` in a cache (open addressing on a 64-bit FNV-1a hash of the 50
+    bytes, linear probing): the slot that holds it, else the free slot where it goes, else −1 (the probes
+    ran out)."""
+    hsh = np.uint64(14695981039346656037)
+    prime = np.uint64(1099511628211)
+    for i in range(50):
+        hsh = (hsh ^ np.uint64(key[i])) * prime
+    size = used.shape[0]
+    j = np.int64((hsh ^ (hsh >> np.uint64(29))) % np.uint64(size))
+    for _ in range(_PROBES):
+        if used[j] == 0:
+            return int(j)
+        same = True
+        for i in range(50):
+            if keys[j, i] != key[i]:
+                same = False
+                break
+        if same:
+            return int(j)
+        j = (j + 1) % size
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _store(used: Any, keys: Any, vals: Any, j: int, key: Any, v: Any) -> None:
+    """Keep ``v`` as the outputs of ``key`` in slot ``j`` (nothing when ``j`` is −1)."""
+    if j < 0:
+        return
+    used[j] = 1
+    for i in range(50):
+        keys[j, i] = key[i]
+    for m in range(NUM_OUTPUTS):
+        vals[j, m] = v[m]
+
+
+@njit(cache=True, nogil=True)
+def _best_play_cached(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+                      rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any,
+                      boff: Any, bfirst: Any, x: Any, h: Any, v: Any, best_v: Any,
+                      used: Any, ckeys: Any, cvals: Any) -> int:
+    """:func:`._kernels.best_play` (the same choice, the same outputs) with each play's
+    0-ply outputs looked up in, or added to, the cache (``used``, ``ckeys``, ``cvals``)."""
+    best = 0
+    best_eq = -1e18
+    for k in range(n):
+        key = boards[k]
+        j = _slot(used, ckeys, key)
+        if j >= 0 and used[j] == 1:
+            for m in range(NUM_OUTPUTS):
+                v[m] = cvals[j, m]
+        else:
+            eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                     x, h, v)
+            _store(used, ckeys, cvals, j, key, v)
+        eq = -equity_of(v)
+        if eq > best_eq:
+            best_eq = eq
+            best = k
+            for m in range(NUM_OUTPUTS):
+                best_v[m] = v[m]
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _one_ply_cached(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+                    rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any, boff: Any,
+                    bfirst: Any, boards: Any, steps: Any, dies: Any, table: Any, st: Any,
+                    x: Any, h: Any, v: Any, bv: Any, out: Any,
+                    used: Any, ckeys: Any, cvals: Any) -> None:
+    """:func:`_one_ply` with the leaves' outputs cached (:func:`_best_play_cached`)."""
+    kind = eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                    x, h, out)
+    if kind <= 1:
+        return
+    for m in range(NUM_OUTPUTS):
+        out[m] = 0.0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            w = (1.0 if d1 == d2 else 2.0) / 36.0
+            n = generate(key, d1, d2, boards, steps, dies, table, st)
+            if n == 0:
+                eval_one(_swapped(key), cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
+                         boff, bfirst, x, h, bv)
+            else:
+                _best_play_cached(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
+                                  comp, boff, bfirst, x, h, v, bv, used, ckeys, cvals)
+            _add_flipped(out, w, bv)
+    clip_outputs(out)
+
+
 @njit(cache=True, nogil=True)
 def two_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                   rw1: Any, rb1: Any, rw2: Any, rb2: Any,
@@ -120,7 +232,11 @@ def two_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     """2-ply outputs of every row of ``keys`` for its side on roll into ``out``: the
     average over the 21 rolls of the *1-ply* outputs (:func:`one_ply_batch`, for the other
     side, turned) after the roller's best 0-ply play. Finished games and, with ``bo``,
-    bear-offs keep their exact outputs. About 21 times the work of 1 ply."""
+    bear-offs keep their exact outputs. About 21 times the work of 1 ply, less what the
+    call's two caches save: positions reached again after the reply (their 1-ply
+    outputs, :data:`MID_SLOTS`) and plays met again at the last ply (their 0-ply outputs,
+    :data:`LEAF_SLOTS`) — transpositions, within a row's tree and across the rows (a
+    decision's candidates share a call). The values are those computed without them."""
     boards, steps, dies, table, st = _scratch()
     boards2, steps2, dies2, table2, st2 = _scratch()
     x = np.zeros(cw1.shape[0])
@@ -128,6 +244,8 @@ def two_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     v = np.zeros(NUM_OUTPUTS)
     bv = np.zeros(NUM_OUTPUTS)
     nv = np.zeros(NUM_OUTPUTS)
+    used, ckeys, cvals = _new_cache(LEAF_SLOTS)
+    mused, mkeys, mvals = _new_cache(MID_SLOTS)
     for r in range(keys.shape[0]):
         key = keys[r]
         acc = out[r]
@@ -146,9 +264,16 @@ def two_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                 else:
                     k = best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
                                   comp, boff, bfirst, x, h, v, bv)
-                    nxt = boards[k]  # _one_ply below works in its own scratch arrays
-                _one_ply(nxt, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
-                         boards2, steps2, dies2, table2, st2, x, h, v, bv, nv)
+                    nxt = boards[k]  # the 1-ply below works in its own scratch arrays
+                j = _slot(mused, mkeys, nxt)
+                if j >= 0 and mused[j] == 1:
+                    for m in range(NUM_OUTPUTS):
+                        nv[m] = mvals[j, m]
+                else:
+                    _one_ply_cached(nxt, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
+                                    boff, bfirst, boards2, steps2, dies2, table2, st2, x, h,
+                                    v, bv, nv, used, ckeys, cvals)
+                    _store(mused, mkeys, mvals, j, nxt, nv)
                 _add_flipped(acc, w, nv)
         clip_outputs(acc)
 

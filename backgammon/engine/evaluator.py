@@ -162,7 +162,9 @@ class Evaluator:
         """Outputs for the side on roll of every row of ``boards`` at ``plies`` (0, 1 or
         2) of look-ahead: ``n`` plies average, over the roller's 21 rolls, the ``n − 1``-ply
         outputs after its best 0-ply play (:mod:`._search_kernels`). 2 ply costs about 21
-        times 1 ply.
+        times 1 ply, less what its caches save: the rows of one call share them, so the
+        candidates of a decision go in one call (positions reached again by transposition
+        are evaluated once; the values are those computed without the caches).
 
         >>> from backgammon import Position
         >>> o = default_evaluator().outputs_at(key_of(Position.initial()), 2)
