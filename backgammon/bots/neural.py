@@ -5,8 +5,8 @@
   best cubeless equity is made;
 * ``worldclass`` — 1 ply with a move filter (:class:`WorldClassBot`): up to 5 plays within
   0.16 of the best at 0 ply are evaluated over every opponent roll and reply;
-* ``grandmaster`` — the same, then 2 ply on the best 4 within 0.10 at 1 ply (the strongest
-  level; filters tuned by measurement, :class:`GrandmasterBot`);
+* ``grandmaster`` — the same, then 2 ply on the best 3 within 0.06 at 1 ply (the strongest
+  level; its filters measured, :class:`GrandmasterBot`);
 * ``intermediate``, ``casual``, ``beginner`` — the 0-ply bot with Gaussian noise of
   standard deviation 0.05, 0.12 and 0.25 (in equity) added to each play's equity before
   choosing (:class:`NoisyBot`, gnubg's idea of weaker levels), so a beginner can win
@@ -192,8 +192,7 @@ class WorldClassBot(ExpertBot):
     """Look-ahead with a move filter, as gnubg does: every play is evaluated at 0 ply, the
     best few (``filters[0]``: at most 5 within 0.16 of the best) go on to 1 ply (every
     opponent roll, its best 0-ply reply, averaged), and with ``plies=2`` the best of those
-    (``filters[1]``: at most 3 within 0.06 here, 4 within 0.10 for ``grandmaster``) to 2
-    ply. Each stage is one compiled, batched call (the 2-ply one caches the positions met
+    (``filters[1]``: at most 3 within 0.06) to 2 ply. Each stage is one compiled, batched call (the 2-ply one caches the positions met
     again across the candidates). The best play at the last ply is made. Cube decisions
     are the ``expert``'s.
 
@@ -238,19 +237,20 @@ class WorldClassBot(ExpertBot):
 
 @register("grandmaster")
 class GrandmasterBot(WorldClassBot):
-    """``worldclass`` searching 2 plies deep on its best 4 candidates within 0.10 at 1 ply
+    """``worldclass`` searching 2 plies deep on its best 3 candidates within 0.06 at 1 ply
     (``load("grandmaster")``, tested in tests/test_engine.py).
 
-    The second filter stage was measured on 280 decisions of expert self-play against a
-    wide reference (1 ply on the best 8 within 0.30, 2 ply on the best 6 of those): 3
-    within 0.06 missed the best 2-ply play 9 times (0.0005 equity per decision, by 2 ply),
-    4 within 0.10 once (0.0001), for 2.7 instead of 1.8 candidates at 2 ply on average;
-    widening the first stage (8 within 0.30) changed next to nothing. The median decision
-    stays well under 100 ms (``benchmarks/evalspeed.py``)."""
+    The filters were measured on 280 decisions of expert self-play against a wide
+    reference (1 ply on the best 8 within 0.30, 2 ply on the best 6 of those): 3 within
+    0.06 misses the reference's best 2-ply play 9 times (0.0005 equity per decision, by
+    2 ply), 3 within 0.10 7 times (0.0003), 4 within 0.10 once (0.0001) — for 1.8, 2.2
+    and 2.7 candidates at 2 ply on average; widening the first stage (8 within 0.30)
+    changed next to nothing. The wider stages cost a third more time per decision and
+    bring the 2-ply decision level with gnubg-nn's (``benchmarks/evalspeed.py``) for at
+    most a hundredth of a point per game, so the filters stay."""
 
     name = "grandmaster"
     PLIES = 2
-    FILTERS: tuple[FilterStage, ...] = ((5, 0.16), (4, 0.10))
 
 
 class NoisyBot(ExpertBot):
