@@ -192,9 +192,9 @@ class WorldClassBot(ExpertBot):
     """Look-ahead with a move filter, as gnubg does: every play is evaluated at 0 ply, the
     best few (``filters[0]``: at most 5 within 0.16 of the best) go on to 1 ply (every
     opponent roll, its best 0-ply reply, averaged), and with ``plies=2`` the best of those
-    (``filters[1]``: at most 3 within 0.06) to 2 ply. Each stage is one compiled, batched call (the 2-ply one caches the positions met
-    again across the candidates). The best play at the last ply is made. Cube decisions
-    are the ``expert``'s.
+    (``filters[1]``: at most 3 within 0.06) to 2 ply. Each stage is one compiled, batched
+    call (the 2-ply one caches the positions met again across the candidates). The best
+    play at the last ply is made. Cube decisions are the ``expert``'s.
 
     >>> from backgammon import Position
     >>> from backgammon.bots import load
