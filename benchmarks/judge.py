@@ -25,7 +25,9 @@ its equity, plus gnubg 2-ply's own choice (``best_move(..., n=2)``, with gnubg's
 filters) as a check of the orientation; and how it was built (seed, games, gnubg-nn
 version, date). ``--build`` reuses the decisions already in the file when it was built
 with the same seed, sample and ply, so a set grows by building again with a larger
-``--decisions``.
+``--decisions``. The committed set: 1,000 decisions (22,345 plays) from 94 games, about 0.6 s
+of CPU a decision (24 minutes on one core of a busy 2-core machine), 191 KiB; gnubg 2-ply's
+own choice tops its table in 991 of them.
 
 **The judging**: each bot named (default ``expert worldclass grandmaster gnubg0 gnubg1``;
 any registered bot, through :func:`backgammon.bots.load` and ``choose_index``; ``gnubgN`` is
