@@ -21,7 +21,9 @@ Figures:
 * the same for gnubg-nn (PyPI ``gnubg-nn``, GPL, used here only as a yardstick):
   ``gnubg_nn.probabilities(board, 0)`` per position and ``gnubg_nn.best_move(board, d1, d2,
   n=0|1|2)`` per decision, on the very decisions our bot of that depth was timed on, and
-  the ratios ours / gnubg-nn per depth (below 1: ours is faster). gnubg-nn caches
+  the ratios ours / gnubg-nn per depth (below 1: ours is faster). Decisions are timed in
+  CPU time of the thread (both engines compute in the calling thread), so that a busy
+  machine's waits stay out of the medians. gnubg-nn caches
   evaluations, so each depth gets its own decisions (gnubg-nn has not seen them at that
   depth before). Skipped when gnubg-nn is not installed.
 """
@@ -97,12 +99,13 @@ def rate(fn: Callable[[], Any], count: int, repeat: int = 3) -> float:
 
 
 def median_ms(fn: Callable[[Position, tuple[int, int]], Any], cases: list[tuple[Position, tuple[int, int]]]) -> float:
-    """Median wall time of ``fn(position, roll)`` over ``cases``, in milliseconds."""
+    """Median CPU time (this thread's: a busy machine's waits left out) of
+    ``fn(position, roll)`` over ``cases``, in milliseconds."""
     times = []
     for pos, roll in cases:
-        t = time.perf_counter()
+        t = time.thread_time()
         fn(pos, roll)
-        times.append(time.perf_counter() - t)
+        times.append(time.thread_time() - t)
     return 1000 * statistics.median(times)
 
 
@@ -175,9 +178,9 @@ def main(argv: list[str] | None = None) -> int:
             times = []
             for p, (d1, d2) in sets[depth]:
                 b = gnubg_nn.board_from_position_id(p.position_id())
-                t = time.perf_counter()
+                t = time.thread_time()
                 gnubg_nn.best_move(b, d1, d2, n=depth)
-                times.append(time.perf_counter() - t)
+                times.append(time.thread_time() - t)
             theirs[depth] = 1000 * statistics.median(times)
             rows.append((f"gnubg-nn: best_move {depth} ply, median per decision",
                          f"{theirs[depth]:.3f} ms"))
