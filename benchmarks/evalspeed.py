@@ -67,8 +67,8 @@ def self_play_decisions(n: int, seed: int) -> list[tuple[Position, tuple[int, in
     at 0 ply: the positions met (side on roll), shuffled, each with a seeded roll."""
     ev = default_evaluator()
     out = np.zeros((max(4 * n, 200), 50), np.uint8)
-    count = S.sample_positions(seed, 0, 10 * n + 20, 0.0, *ev._weights, ev.bearoff,
-                               *ev._bearoff_tables(), out)
+    kernel: Any = S.sample_positions  # a numba dispatcher: its stub types no arguments
+    count = kernel(seed, 0, 10 * n + 20, 0.0, *ev._weights, ev.bearoff, *ev._bearoff_tables(), out)
     rng = random.Random(seed + 1)
     rows = list(range(count))
     rng.shuffle(rows)
