@@ -80,10 +80,12 @@ _DECISIONS = re.compile(
 )
 
 
-#: benchmarks/evalspeed.py times a bot's own choice of play, with nothing around it: it
-#: measures the decision, it does not play a game (strength.py and cubeful.py play through
-#: the table)
-_TIMES_THE_DECISION = {Path("benchmarks/evalspeed.py")}
+#: benchmarks that measure a bot's single decision on given positions, with nothing around
+#: it, and play no game: evalspeed.py times it, judge.py scores each play by gnubg 2 ply,
+#: cube.py sets its cube decisions beside gnubg's (and walks self-play to find positions).
+#: strength.py, cubeful.py and matchplay.py play games, through the table.
+_TIMES_THE_DECISION = {Path("benchmarks/evalspeed.py"), Path("benchmarks/judge.py"),
+                       Path("benchmarks/cube.py")}
 
 
 def test_only_bots_and_table_ask_a_bot_for_a_decision() -> None:
