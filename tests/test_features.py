@@ -1,6 +1,8 @@
 """The hand-made input features added in weights format 2 (``_kernels._extra_features``),
 each against a plain-Python reference written from its definition (docs/TRAINING.md,
-"Inputs"), and the loading of format 1 (218-input) weights padded with zeros."""
+"Inputs"); every input of the encoder bit for bit against such a reference, and its escape
+tables against the definition; the loading of format 1 (218-input) weights padded with
+zeros."""
 
 from __future__ import annotations
 
@@ -49,12 +51,20 @@ def ref_dance(c: Side, o: Side) -> float:
     return (closed / 6) ** 2
 
 
-def ref_double_hits(c: Side, o: Side) -> float:
-    """Brute force over every sequence of the roll's steps (checkers on the bar first)."""
+def double_hit_rolls(c: Side, o: Side) -> int:
+    """Brute force over every sequence of the roll's steps (checkers on the bar first):
+    the rolls of 36 that hit two different blots."""
 
-    def search(me: list[int], opp: list[int], steps: list[int], hits: int) -> bool:
+    def search(me: list[int], opp: list[int], steps: list[int], hits: int,
+               seen: set[tuple[int, ...]]) -> bool:
         if hits >= 2:
             return True
+        if hits + len(steps) < 2:  # too few steps left to hit twice
+            return False
+        state = (*me, *opp, *steps, hits)
+        if state in seen:  # reached before by another order of the same moves: failed
+            return False
+        seen.add(state)
         for i, d in enumerate(steps):
             rest = steps[:i] + steps[i + 1:]
             sources = [25] if me[24] > 0 else [a for a in range(1, 25) if me[a - 1] > 0]
@@ -70,16 +80,22 @@ def ref_double_hits(c: Side, o: Side) -> float:
                 if blot(p, t):
                     p[24 - t] = 0
                     h += 1
-                if search(m, p, rest, h):
+                if search(m, p, rest, h, seen):
                     return True
         return False
 
+    if sum(1 for t in range(1, 25) if blot(o, t)) < 2:
+        return 0
     total = 0
     for d1, d2, w in rolls():
         steps = [d1] * 4 if d1 == d2 else [d1, d2]
-        if search(list(c), list(o), steps, 0):
+        if search(list(c), list(o), steps, 0, set()):
             total += w
-    return total / 36
+    return total
+
+
+def ref_double_hits(c: Side, o: Side) -> float:
+    return double_hit_rolls(c, o) / 36
 
 
 def hits_blot(c: Side, o: Side, t: int, d1: int, d2: int) -> bool:
@@ -101,17 +117,26 @@ def hits_blot(c: Side, o: Side, t: int, d1: int, d2: int) -> bool:
     return False
 
 
-def ref_pip_loss(c: Side, o: Side) -> float:
+def pip_loss_pips(c: Side, o: Side) -> int:
+    """The pips lost to the costliest blot each roll hits, summed over the 36 rolls."""
     total = 0
     for d1, d2, w in rolls():
         lost = [t for t in range(1, 25) if blot(o, t) and hits_blot(c, o, t, d1, d2)]
         total += w * max(lost, default=0)
-    return total / 36 / 24
+    return total
+
+
+def ref_pip_loss(c: Side, o: Side) -> float:
+    return pip_loss_pips(c, o) / 36 / 24
+
+
+def shot_rolls(c: Side, o: Side) -> int:
+    return sum(w for d1, d2, w in rolls()
+               if any(blot(o, t) and hits_blot(c, o, t, d1, d2) for t in range(1, 25)))
 
 
 def ref_shots(c: Side, o: Side) -> float:
-    return sum(w for d1, d2, w in rolls()
-               if any(blot(o, t) and hits_blot(c, o, t, d1, d2) for t in range(1, 25))) / 36
+    return shot_rolls(c, o) / 36
 
 
 def escapes(o: Side, p: int) -> int:
@@ -275,6 +300,112 @@ def test_known_values() -> None:
 def test_layout_constants() -> None:
     assert K.PER_SIDE == K.N_RAW + K.N_HAND + K.N_EXTRA and K.N_EXTRA == len(NAMES)
     assert K.NUM_INPUTS == 2 * K.PER_SIDE and K.OLD_NUM_INPUTS == 218
+
+
+def ref_side_inputs(c: Side, o: Side) -> list[float]:
+    """The :data:`K.PER_SIDE` inputs of side ``c``, straight from their definitions
+    (docs/TRAINING.md, "Inputs") with the encoder's final float operations, so that the
+    two agree bit for bit."""
+    x: list[float] = []
+    for n in c[:24]:
+        x += [1.0 if n >= 1 else 0.0, 1.0 if n >= 2 else 0.0, 1.0 if n >= 3 else 0.0,
+              (n - 3) / 2.0 if n > 3 else 0.0]
+    bar = c[24]
+    on_board = sum(c)
+    x += [1.0 if bar >= 1 else 0.0, bar / 2.0, (15 - on_board) / 15.0]
+    pips = sum(p * c[p - 1] for p in range(1, 26))
+    rear = max((p for p in range(1, 26) if c[p - 1] > 0), default=0)
+    prime = run = 0
+    for n in c[:24]:
+        run = run + 1 if n >= 2 else 0
+        prime = max(prime, run)
+    oback = max((q for q in range(1, 26) if o[q - 1] > 0), default=0)
+    x += [pips / 100.0,
+          sum(c[18:25]) / 5.0,
+          escapes(o, rear) / 36.0 if rear else 1.0,
+          shot_rolls(c, o) / 36.0,
+          prime / 6.0,
+          sum(1 for n in c[18:24] if n >= 2) / 3.0,
+          sum(1 for n in c[:6] if n >= 2) / 6.0,
+          sum(c[6:18]) / 15.0,
+          sum(1 for n in c[:24] if n == 1) / 5.0,
+          sum(c[p - 1] for p in range(1, 26) if p + oback > 25) / 15.0]
+    closed = sum(1 for t in range(19, 25) if held(o, t))
+    mine = [p for p in range(13, 26) if c[p - 1] > 0]
+    spread = 0.0
+    if on_board > 0:
+        mean = pips / on_board
+        m2 = 0.0
+        for p in range(1, 26):
+            n = c[p - 1]
+            if n > 0 and p > mean:
+                m2 += n * (p - mean) * (p - mean)
+        spread = math.sqrt(m2 / on_board) / 12.0
+    mobility = ref_mobility(c, o) * 36  # an integer: exact
+    x += [(closed / 6.0) * (closed / 6.0),
+          double_hit_rolls(c, o) / 36.0,
+          pip_loss_pips(c, o) / (36.0 * 24.0),
+          1.0 - min(escapes(o, p) for p in range(15, 25)) / 36.0,
+          1.0 - min(escapes(o, p) for p in mine) / 36.0 if mine else 0.0,
+          max((p for p in range(13, 25) if c[p - 1] >= 2), default=0) / 24.0,
+          (25 - min((p for p in range(19, 25) if c[p - 1] >= 2), default=25)) / 6.0,
+          sum(c[p - 1] * (p + oback - 24) for p in range(1, 26) if p + oback > 25) / 200.0,
+          round(mobility) / 36.0,
+          spread]
+    return x
+
+
+def identity_keys() -> np.ndarray:
+    """A few thousand seeded keys: positions of random games, plays out of them, and
+    positions rich in blots and checkers on the bar."""
+    rng = np.random.default_rng(14)
+    keys = []
+    for p, dice in islice(random_game_positions(14, games=100), 0, 4000, 4):
+        keys.append(key_of(p)[0])
+        plays = p.legal_moves(dice)
+        if len(plays):
+            keys.append(np.asarray(plays.boards)[int(rng.integers(len(plays)))])
+    for _ in range(600):
+        me = [0] * 25
+        opp = [0] * 25
+        for _ in range(int(rng.integers(0, 16))):
+            me[int(rng.choice([24, 24] + list(range(24))))] += 1
+        free = [q for q in range(1, 26) if q == 25 or me[24 - q] == 0]
+        for q in rng.choice(free, size=int(rng.integers(0, 16))):
+            opp[int(q) - 1] += 1
+        keys.append(np.array(me + opp if rng.random() < 0.5 else opp + me, np.uint8))
+    return np.stack(keys)
+
+
+def test_encoder_equals_reference_bit_for_bit() -> None:
+    """Every one of the :data:`K.NUM_INPUTS` inputs, exactly (``np.array_equal``), on a few
+    thousand seeded positions: the encoder's tables and bit sets change no value."""
+    keys = identity_keys()
+    assert len(keys) > 2000
+    x = encode(keys)
+    for r, key in enumerate(keys):
+        c = [int(n) for n in key[:25]]
+        o = [int(n) for n in key[25:]]
+        ref = np.array(ref_side_inputs(c, o) + ref_side_inputs(o, c))
+        assert np.array_equal(x[r], ref), (key.tolist(), np.nonzero(x[r] != ref)[0].tolist())
+
+
+def test_escape_tables_equal_the_definition() -> None:
+    """The escape tables against :func:`K._escape_rolls`: every pattern of the 18 points in
+    front of a checker on point 24, then random held points with a checker anywhere (and
+    against the plain-Python :func:`escapes`)."""
+    table = np.array([K._escapes(i << 6, 24) for i in range(1 << 18)])
+    direct = np.array([K._escape_rolls(i << 6, 24) for i in range(1 << 18)])
+    assert np.array_equal(table, direct)
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        hm = int(rng.integers(0, 1 << 24)) << 1  # held points 1..24
+        o = [0] * 25
+        for t in range(1, 25):
+            if (hm >> t) & 1:
+                o[24 - t] = 2
+        for p in range(1, 26):
+            assert K._escapes(hm, p) == K._escape_rolls(hm, p) == escapes(o, p)
 
 
 def test_encode_batch_equals_encode_one(game_positions: list[Position]) -> None:

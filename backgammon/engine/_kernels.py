@@ -79,163 +79,12 @@ def is_bearoff(key: Any) -> bool:
 
 
 # -- features ---------------------------------------------------------------------------------
-
-@njit(cache=True, nogil=True)
-def _blocked(o: Any, t: int) -> bool:
-    """Is point ``t`` (1..24, the attacker's numbering) made by the other side ``o``?"""
-    if t < 1 or t > 24:
-        return False
-    return bool(o[24 - t] >= 2)
-
-
-@njit(cache=True, nogil=True)
-def _reach(o: Any, a: int, dist: int, d1: int, d2: int) -> bool:
-    """Can a checker on point ``a`` travel exactly ``dist`` pips with roll ``(d1, d2)``,
-    landing only on points not made by ``o``?"""
-    if d1 == d2:
-        if dist % d1 != 0:
-            return False
-        k = dist // d1
-        if k > 4:
-            return False
-        for j in range(1, k):
-            if _blocked(o, a - j * d1):
-                return False
-        return True
-    if dist == d1 or dist == d2:
-        return True
-    if dist == d1 + d2:
-        return (not _blocked(o, a - d1)) or (not _blocked(o, a - d2))
-    return False
-
-
-@njit(cache=True, nogil=True)
-def _roll_index(d1: int, d2: int) -> int:
-    """Index 0..20 of the roll ``(d1, d2)``, ``d1 <= d2``."""
-    return (d1 - 1) * (14 - d1) // 2 + (d2 - d1)
-
-
-@njit(cache=True, nogil=True)
-def _shots(c: Any, o: Any) -> float:
-    """Rolls (of 36) with which the side ``c`` could hit a blot of ``o`` (direct and
-    indirect; a side with a checker on the bar shoots only from the bar)."""
-    return _hit_rolls(c, o)[0] / 36.0
-
-
-@njit(cache=True, nogil=True)
-def _escapes(c: Any, o: Any) -> float:
-    """Rolls (of 36) that carry ``c``'s rearmost checker past every point ``o`` has made
-    within 12 pips in front of it (1.0 when nothing blocks)."""
-    p = 0
-    for q in range(25, 0, -1):
-        if c[q - 1] > 0:
-            p = q
-            break
-    if p == 0:
-        return 1.0
-    bm = 0  # bit t: point t (c's numbering) made by o
-    for t in range(1, 25):
-        if o[24 - t] >= 2:
-            bm |= 1 << t
-    lowest = 0
-    for t in range(max(1, p - 12), p):
-        if (bm >> t) & 1:
-            lowest = t
-            break
-    if lowest == 0:
-        return 1.0
-    total = 0
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            ok = False
-            if d1 == d2:
-                pos = p
-                for _ in range(4):
-                    nxt = pos - d1
-                    if nxt >= 1 and (bm >> nxt) & 1:
-                        break
-                    pos = nxt
-                    if pos < lowest:
-                        ok = True
-                        break
-            else:
-                for first in range(2):
-                    a1 = d1 if first == 0 else d2
-                    a2 = d2 if first == 0 else d1
-                    m = p - a1
-                    if m >= 1 and (bm >> m) & 1:
-                        continue
-                    if m < lowest:
-                        ok = True
-                        break
-                    m2 = m - a2
-                    if m2 < lowest and not (m2 >= 1 and (bm >> m2) & 1):
-                        ok = True
-                        break
-            if ok:
-                total += 1 if d1 == d2 else 2
-    return total / 36.0
-
-
-@njit(cache=True, nogil=True)
-def _roll_weight(bits: int) -> int:
-    """Rolls of 36 in a set of roll indices (bit :func:`_roll_index`; doubles count 1)."""
-    total = 0
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            if (bits >> _roll_index(d1, d2)) & 1:
-                total += 1 if d1 == d2 else 2
-    return total
-
-
-@njit(cache=True, nogil=True)
-def _hit_rolls(c: Any, o: Any) -> tuple[int, int]:
-    """``(rolls, pips)``: the rolls (of 36) with which ``c`` hits a blot of ``o`` as
-    :func:`_shots` counts them, and the pips ``o`` loses summed over the 36 rolls when ``c``
-    hits the blot that costs most with each roll (a blot on ``c``'s point ``t`` loses ``t``
-    pips: from ``o``'s point ``25 − t`` back to its bar)."""
-    mask = 0
-    loss = 0
-    hasbar = c[24] > 0
-    for j in range(24):  # the blot's point t = 24 - j falls: the costliest blot first
-        if o[j] != 1:
-            continue
-        t = 24 - j
-        mb = 0
-        for a in range(25, t, -1):
-            if a == 25:
-                if not hasbar:
-                    continue
-            elif hasbar or c[a - 1] == 0:
-                continue
-            dist = a - t
-            if dist > 24:
-                continue
-            if dist <= 6:
-                for d in range(1, 7):
-                    mb |= 1 << _roll_index(min(d, dist), max(d, dist))
-            for d1 in range(max(1, dist - 6), (dist + 1) // 2):
-                d2 = dist - d1
-                if d2 <= 6 and d1 < d2:
-                    if not _blocked(o, a - d1) or not _blocked(o, a - d2):
-                        mb |= 1 << _roll_index(d1, d2)
-            for d in range(1, 7):
-                if dist % d == 0:
-                    k = dist // d
-                    if 2 <= k <= 4:
-                        ok = True
-                        for s in range(1, k):
-                            if _blocked(o, a - s * d):
-                                ok = False
-                                break
-                        if ok:
-                            mb |= 1 << _roll_index(d, d)
-        new = mb & ~mask
-        if new != 0:
-            loss += t * _roll_weight(new)
-            mask |= mb
-    return _roll_weight(mask), loss
-
+#
+# Every feature of a side ``c`` reads three bit sets computed once per position (bit ``t`` is
+# point ``t`` in ``c``'s numbering, 1..24): ``src``, the points ``c`` occupies; ``hm``, the
+# points the other side ``o`` holds (two or more checkers); ``bl``, ``o``'s blots. The
+# escape counts come from two small tables (:func:`_escape_tables`) indexed by the held points
+# in front of a checker.
 
 @njit(cache=True, nogil=True)
 def _popcount(x: int) -> int:
@@ -253,6 +102,147 @@ def _lowest_bit(x: int) -> int:
     while not (x >> i) & 1:
         i += 1
     return i
+
+
+@njit(cache=True, nogil=True)
+def _top_bit(x: int) -> int:
+    """Index of the highest set bit of ``0 < x < 2**32``."""
+    t = 0
+    if x >> 16:
+        x >>= 16
+        t += 16
+    if x >> 8:
+        x >>= 8
+        t += 8
+    if x >> 4:
+        x >>= 4
+        t += 4
+    if x >> 2:
+        x >>= 2
+        t += 2
+    if x >> 1:
+        t += 1
+    return t
+
+
+@njit(cache=True, nogil=True)
+def _escape_rolls(hm: int, p: int) -> int:
+    """Rolls (of 36) that carry a checker on point ``p`` past every point held (``hm``:
+    bit t) within 12 pips in front of it (36 when none is). The definition; the encoder
+    reads the tables of :func:`_escape_tables`."""
+    lowest = 0
+    for t in range(max(1, p - 12), p):
+        if (hm >> t) & 1:
+            lowest = t
+            break
+    if lowest == 0:
+        return 36
+    total = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            ok = False
+            if d1 == d2:
+                pos = p
+                for _ in range(4):
+                    nxt = pos - d1
+                    if nxt >= 1 and (hm >> nxt) & 1:
+                        break
+                    pos = nxt
+                    if pos < lowest:
+                        ok = True
+                        break
+            else:
+                for first in range(2):
+                    a1 = d1 if first == 0 else d2
+                    a2 = d2 if first == 0 else d1
+                    m = p - a1
+                    if m >= 1 and (hm >> m) & 1:
+                        continue
+                    if m < lowest:
+                        ok = True
+                        break
+                    m2 = m - a2
+                    if m2 < lowest and not (m2 >= 1 and (hm >> m2) & 1):
+                        ok = True
+                        break
+            if ok:
+                total += 1 if d1 == d2 else 2
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _escape_tables() -> Any:
+    """:func:`_escape_rolls` of a checker on point 24 by pattern ``w`` of held points 12..23
+    (bit ``j`` of ``w``: point ``12 + j``): ``base[w]`` when nothing below is held, and
+    ``beyond[w]``: bit ``j`` set when holding point ``6 + j`` too takes one roll away.
+
+    Only the points within 12 pips in front of a checker, and the 6 beyond them, count:
+    a walk stops at the first point past the lowest held one, at most 6 pips past it. A
+    point beyond can only be where a double's walk lands past the block (one point for
+    each double; in fact only 5-5's third step, 15 pips ahead, ever reaches one), so their
+    effects add up: ``_escape_rolls = base[w] − popcount(beyond[w] & b)`` for the held
+    points ``b`` beyond (tests/test_features.py checks every pattern). The count depends on
+    the points only relative to the checker's (points below 1 are never held)."""
+    base = np.empty(4096, np.uint8)
+    beyond = np.zeros(4096, np.uint8)
+    for w in range(4096):
+        e = _escape_rolls(w << 12, 24)
+        base[w] = e
+        for j in range(6):
+            if _escape_rolls((w << 12) | (1 << (6 + j)), 24) < e:
+                beyond[w] |= 1 << j
+    return base, beyond
+
+
+#: :func:`_escape_tables`, read by :func:`_escapes` (global arrays: numba compiles them
+#: in as constants).
+_ESCAPE_BASE, _ESCAPE_BEYOND = _escape_tables()
+
+
+@njit(cache=True, nogil=True)
+def _escapes(hm: int, p: int) -> int:
+    """:func:`_escape_rolls` ``(hm, p)`` from :data:`_ESCAPE_BASE` and
+    :data:`_ESCAPE_BEYOND`: ``x`` holds the points ``p − 18 .. p − 1`` (bit ``j``: point
+    ``p − 18 + j``)."""
+    x = ((hm << 18) >> p) & 0x3FFFF
+    w = x >> 6
+    return int(_ESCAPE_BASE[w]) - _popcount(int(_ESCAPE_BEYOND[w]) & x & 0x3F)
+
+
+@njit(cache=True, nogil=True)
+def _hit_rolls(src: int, hasbar: bool, hm: int, bl: int) -> tuple[int, int]:
+    """``(rolls, pips)``: the rolls (of 36) with which ``c`` (occupying ``src``; only its
+    bar when ``hasbar``) hits a blot (``bl``) directly or indirectly, landing between only
+    on points not held (``hm``), and the pips the other side loses summed over the 36 rolls
+    when ``c`` hits its costliest blot with each roll (a blot on ``c``'s point ``t`` loses
+    ``t`` pips: from its point ``25 − t`` back to its bar)."""
+    if bl == 0:
+        return 0, 0
+    s = (1 << 25) if hasbar else src
+    free = ~hm
+    rolls = 0
+    loss = 0
+    for d1 in range(1, 7):
+        a1 = s >> d1
+        w = a1  # the double: up to four steps, each landing on a point not held
+        h = w & bl
+        w = ((w & free) >> d1)
+        h |= w & bl
+        w = ((w & free) >> d1)
+        h |= w & bl
+        w = ((w & free) >> d1)
+        h |= w & bl
+        if h != 0:
+            rolls += 1
+            loss += _top_bit(h)
+        f1 = a1 & free
+        for d2 in range(d1 + 1, 7):
+            a2 = s >> d2
+            h = (a1 | a2 | (f1 >> d2) | ((a2 & free) >> d1)) & bl
+            if h != 0:
+                rolls += 2
+                loss += 2 * _top_bit(h)
+    return rolls, loss
 
 
 @njit(cache=True, nogil=True)
@@ -363,24 +353,12 @@ def _two_hits_double(src: int, nb: int, hm: int, bl: int, d: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def _double_hit_rolls(c: Any, o: Any) -> int:
-    """Rolls (of 36) with which ``c`` can hit two different blots of ``o``: some sequence
+def _double_hit_rolls(c: Any, src: int, hm: int, bl: int) -> int:
+    """Rolls (of 36) with which ``c`` can hit two different blots (``bl``): some sequence
     of the roll's steps (each die once, a double's four in any number), checkers on the bar
-    entering first, landing only on points ``o`` does not hold."""
-    hm = 0
-    bl = 0
-    for t in range(1, 25):
-        n = o[24 - t]
-        if n >= 2:
-            hm |= 1 << t
-        elif n == 1:
-            bl |= 1 << t
+    entering first, landing only on points not held (``hm``)."""
     if _popcount(bl) < 2:
         return 0
-    src = 0
-    for a in range(1, 25):
-        if c[a - 1] > 0:
-            src |= 1 << a
     nb = int(c[24])
     total = 0
     for d1 in range(1, 7):
@@ -393,79 +371,35 @@ def _double_hit_rolls(c: Any, o: Any) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _escape_rolls(hm: int, p: int) -> int:
-    """Rolls (of 36) that carry a checker on point ``p`` past every point held (``hm``:
-    bit t) within 12 pips in front of it (36 when none is)."""
-    lowest = 0
-    for t in range(max(1, p - 12), p):
-        if (hm >> t) & 1:
-            lowest = t
-            break
-    if lowest == 0:
-        return 36
-    total = 0
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            ok = False
-            if d1 == d2:
-                pos = p
-                for _ in range(4):
-                    nxt = pos - d1
-                    if nxt >= 1 and (hm >> nxt) & 1:
-                        break
-                    pos = nxt
-                    if pos < lowest:
-                        ok = True
-                        break
-            else:
-                for first in range(2):
-                    a1 = d1 if first == 0 else d2
-                    a2 = d2 if first == 0 else d1
-                    m = p - a1
-                    if m >= 1 and (hm >> m) & 1:
-                        continue
-                    if m < lowest:
-                        ok = True
-                        break
-                    m2 = m - a2
-                    if m2 < lowest and not (m2 >= 1 and (hm >> m2) & 1):
-                        ok = True
-                        break
-            if ok:
-                total += 1 if d1 == d2 else 2
-    return total
-
-
-@njit(cache=True, nogil=True)
-def _extra_features(c: Any, o: Any, out: Any, k: int, pips: int, on_board: int,
-                    oback: int, loss: int) -> None:
+def _extra_features(c: Any, out: Any, k: int, pips: int, on_board: int, oback: int,
+                    loss: int, src: int, hm: int, bl: int) -> None:
     """Write side ``c``'s :data:`N_EXTRA` features into ``out[k:]`` (``pips``,
-    ``on_board``: its pip count and checkers not borne off; ``oback``: ``o``'s rearmost
-    point in ``o``'s numbering, 0 when none; ``loss``: the pips of :func:`_hit_rolls`).
-    See ``docs/TRAINING.md``, "Inputs"."""
-    hm = 0  # points o holds, bit t in c's numbering
-    for t in range(1, 25):
-        if o[24 - t] >= 2:
-            hm |= 1 << t
-    closed = 0  # o's home points made: c's entry points 19..24
-    for i in range(6):
-        if o[i] >= 2:
-            closed += 1
+    ``on_board``: its pip count and checkers not borne off; ``oback``: the other side's
+    rearmost point in its numbering, 0 when none; ``loss``: the pips of :func:`_hit_rolls`;
+    ``src``, ``hm``, ``bl``: the bit sets of :func:`_side_features`). See
+    ``docs/TRAINING.md``, "Inputs"."""
+    closed = _popcount(hm >> 19)  # the other side's home points made: c's 19..24
     # containment: the worst escape from c's points 15..24, and from where c stands
     worst = 36
+    if (hm >> 3) & 0x1FFFFF:  # else nothing is held within 12 pips in front of any
+        for p in range(15, 25):
+            e = _escapes(hm, p)
+            if e < worst:
+                worst = e
     actual = 36
-    any_back = False
-    for p in range(13, 26):
-        has = c[p - 1] > 0
-        if p < 15 and not has:
-            continue
-        e = _escape_rolls(hm, p)
-        if p <= 24 and p >= 15 and e < worst:
-            worst = e
-        if has:
-            any_back = True
-            if e < actual:
-                actual = e
+    stand = src & 0x1FFE000  # c's points 13..24
+    any_back = stand != 0 or c[24] > 0
+    if c[24] > 0:
+        actual = _escapes(hm, 25)
+    while stand != 0:
+        p = _lowest_bit(stand)
+        stand &= stand - 1
+        if p >= 15:
+            e = worst if worst == 36 else _escapes(hm, p)
+        else:
+            e = _escapes(hm, p)
+        if e < actual:
+            actual = e
     back_anchor = 0
     for p in range(24, 12, -1):
         if c[p - 1] >= 2:
@@ -476,24 +410,18 @@ def _extra_features(c: Any, o: Any, out: Any, k: int, pips: int, on_board: int,
         if c[p - 1] >= 2:
             fwd_anchor = 25 - p
             break
-    # pips to get every checker past o's rearmost checker
+    # pips to get every checker past the other side's rearmost checker
     brk = 0
     if oback > 0:
-        for p in range(1, 26):
-            if p + oback > 25:
-                brk += c[p - 1] * (p + oback - 24)
+        for p in range(26 - oback, 26):
+            brk += c[p - 1] * (p + oback - 24)
     # mobility: per die, the points (or the bar) c can move it from, at most 6
-    nb = c[24]
     mob = 0
-    if nb > 0:
+    if c[24] > 0:
         for d in range(1, 7):
             if not (hm >> (25 - d)) & 1:
                 mob += 1
     else:
-        src = 0
-        for a in range(1, 25):
-            if c[a - 1] > 0:
-                src |= 1 << a
         for d in range(1, 7):
             mob += min(_popcount((src >> d) & ~hm & ~1), 6)
     # spread: root of the second moment of c's checkers above their mean point
@@ -507,7 +435,7 @@ def _extra_features(c: Any, o: Any, out: Any, k: int, pips: int, on_board: int,
                 m2 += n * (p - mean) * (p - mean)
         spread = np.sqrt(m2 / on_board) / 12.0
     out[k] = (closed / 6.0) * (closed / 6.0)
-    out[k + 1] = _double_hit_rolls(c, o) / 36.0
+    out[k + 1] = _double_hit_rolls(c, src, hm, bl) / 36.0
     out[k + 2] = loss / (36.0 * 24.0)
     out[k + 3] = 1.0 - worst / 36.0
     out[k + 4] = 1.0 - actual / 36.0 if any_back else 0.0
@@ -519,12 +447,22 @@ def _extra_features(c: Any, o: Any, out: Any, k: int, pips: int, on_board: int,
 
 
 @njit(cache=True, nogil=True)
-def _side_features(c: Any, o: Any, out: Any, base: int) -> None:
-    """Write side ``c``'s :data:`PER_SIDE` inputs (``o`` is the other side, both
-    25-slot arrays from their own view) into ``out[base:]``."""
+def _side_features(c: Any, out: Any, base: int, src: int, hm: int, bl: int,
+                   oback: int) -> None:
+    """Write side ``c``'s :data:`PER_SIDE` inputs (a 25-slot array from its own view) into
+    ``out[base:]``. ``src``: the points ``c`` occupies, ``hm``, ``bl``: those the other
+    side holds and its blots (bit ``t``: ``c``'s point ``t``); ``oback``: the other side's
+    rearmost point in its own numbering (bar 25; 0 when none)."""
     k = base
     on_board = 0
     pips = 0
+    outfield = 0
+    back = 0
+    home = 0
+    anchors = 0
+    blots = 0
+    prime = 0
+    run = 0
     for i in range(24):
         n = c[i]
         on_board += n
@@ -534,55 +472,39 @@ def _side_features(c: Any, o: Any, out: Any, base: int) -> None:
         out[k + 2] = 1.0 if n >= 3 else 0.0
         out[k + 3] = (n - 3) / 2.0 if n > 3 else 0.0
         k += 4
+        if n >= 2:
+            run += 1
+            if run > prime:
+                prime = run
+            if i < 6:
+                home += 1
+            elif i >= 18:
+                anchors += 1
+        else:
+            run = 0
+            if n == 1:
+                blots += 1
+        if i >= 18:
+            back += n
+        elif i >= 6:
+            outfield += n
     bar = c[24]
     on_board += bar
     pips += 25 * bar
+    back += bar
     out[k] = 1.0 if bar >= 1 else 0.0
     out[k + 1] = bar / 2.0
     out[k + 2] = (15 - on_board) / 15.0
     k += 3
-    # hand-made features
-    back = bar
-    for i in range(18, 24):
-        back += c[i]
-    outfield = 0
-    for i in range(6, 18):
-        outfield += c[i]
-    home = 0
-    for i in range(6):
-        if c[i] >= 2:
-            home += 1
-    anchors = 0
-    for i in range(18, 24):
-        if c[i] >= 2:
-            anchors += 1
-    blots = 0
-    for i in range(24):
-        if c[i] == 1:
-            blots += 1
-    prime = 0
-    run = 0
-    for i in range(24):
-        if c[i] >= 2:
-            run += 1
-            if run > prime:
-                prime = run
-        else:
-            run = 0
     # checkers still behind the other side's rearmost checker (still to get past it)
-    oback = 0
-    for q in range(25, 0, -1):
-        if o[q - 1] > 0:
-            oback = q
-            break
     behind = 0
-    for p in range(1, 26):
-        if p + oback > 25:
-            behind += c[p - 1]
+    for p in range(26 - oback, 26):
+        behind += c[p - 1]
+    rear = 25 if bar > 0 else (_top_bit(src) if src != 0 else 0)  # c's rearmost checker
+    shots, loss = _hit_rolls(src, bar > 0, hm, bl)
     out[k] = pips / 100.0
     out[k + 1] = back / 5.0
-    out[k + 2] = _escapes(c, o)
-    shots, loss = _hit_rolls(c, o)
+    out[k + 2] = 1.0 if rear == 0 else _escapes(hm, rear) / 36.0
     out[k + 3] = shots / 36.0
     out[k + 4] = prime / 6.0
     out[k + 5] = anchors / 3.0
@@ -590,16 +512,37 @@ def _side_features(c: Any, o: Any, out: Any, base: int) -> None:
     out[k + 7] = outfield / 15.0
     out[k + 8] = blots / 5.0
     out[k + 9] = behind / 15.0
-    _extra_features(c, o, out, k + N_HAND, pips, on_board, oback, loss)
+    _extra_features(c, out, k + N_HAND, pips, on_board, oback, loss, src, hm, bl)
 
 
 @njit(cache=True, nogil=True)
 def encode_one(key: Any, out: Any) -> None:
     """The :data:`NUM_INPUTS` inputs of one key (side on roll first) into ``out``."""
-    c = key[:25]
-    o = key[25:]
-    _side_features(c, o, out, 0)
-    _side_features(o, c, out, PER_SIDE)
+    src_a = 0  # side on roll: occupied points (own numbering); held points and blots
+    held_a = 0  # in the other side's numbering (its point 25 - t)
+    blot_a = 0
+    src_b = 0  # the same for the other side
+    held_b = 0
+    blot_b = 0
+    for i in range(24):
+        n = key[i]
+        if n > 0:
+            src_a |= 1 << (i + 1)
+            if n >= 2:
+                held_a |= 1 << (24 - i)
+            else:
+                blot_a |= 1 << (24 - i)
+        n = key[25 + i]
+        if n > 0:
+            src_b |= 1 << (i + 1)
+            if n >= 2:
+                held_b |= 1 << (24 - i)
+            else:
+                blot_b |= 1 << (24 - i)
+    back_a = 25 if key[24] > 0 else (_top_bit(src_a) if src_a != 0 else 0)
+    back_b = 25 if key[49] > 0 else (_top_bit(src_b) if src_b != 0 else 0)
+    _side_features(key[:25], out, 0, src_a, held_b, blot_b, back_b)
+    _side_features(key[25:], out, PER_SIDE, src_b, held_a, blot_a, back_a)
 
 
 @njit(cache=True, nogil=True)
