@@ -353,20 +353,52 @@ def _two_hits_double(src: int, nb: int, hm: int, bl: int, d: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def _two_checkers_hit(c: Any, h1: int, h2: int, d1: int, d2: int) -> bool:
+    """Do two different checkers of ``c`` (none on the bar) hit two different blots, one
+    with ``d1`` (blots ``h1`` it reaches), the other with ``d2`` (``h2``)?"""
+    if h1 == 0 or h2 == 0:
+        return False
+    u = h1 | h2
+    if u & (u - 1) == 0:  # one blot in all
+        return False
+    r1 = h1
+    while r1 != 0:  # each blot x that d1 hits, each other blot y that d2 hits
+        x = _lowest_bit(r1)
+        r1 &= r1 - 1
+        r2 = h2 & ~(1 << x)
+        while r2 != 0:
+            y = _lowest_bit(r2)
+            r2 &= r2 - 1
+            a = x + d1
+            if a != y + d2 or c[a - 1] >= 2:  # two different checkers
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True)
 def _double_hit_rolls(c: Any, src: int, hm: int, bl: int) -> int:
     """Rolls (of 36) with which ``c`` can hit two different blots (``bl``): some sequence
     of the roll's steps (each die once, a double's four in any number), checkers on the bar
     entering first, landing only on points not held (``hm``)."""
-    if _popcount(bl) < 2:
+    if bl & (bl - 1) == 0:  # fewer than two blots
         return 0
     nb = int(c[24])
     total = 0
     for d1 in range(1, 7):
         if _two_hits_double(src, nb, hm, bl, d1):
             total += 1
-        for d2 in range(d1 + 1, 7):
-            if _two_hits_mixed(c, src, nb, bl, d1, d2):
-                total += 2
+        if nb == 0:
+            h1 = (src >> d1) & bl
+            for d2 in range(d1 + 1, 7):
+                h2 = (src >> d2) & bl
+                if ((h1 >> d2) | (h2 >> d1)) & bl:  # one checker hits twice
+                    total += 2
+                elif _two_checkers_hit(c, h1, h2, d1, d2):
+                    total += 2
+        else:
+            for d2 in range(d1 + 1, 7):
+                if _two_hits_mixed(c, src, nb, bl, d1, d2):
+                    total += 2
     return total
 
 
