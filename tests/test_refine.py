@@ -144,3 +144,50 @@ def test_evaluate_against_another_network(tmp_path: Path, nets: NetworkPair,
                        str(tmp_path / "a.npz"), "--eval-pairs", "4"]) == 0
     out = capsys.readouterr().out
     assert "vs " in out and "+0.000 ± 0.000 ppg (8 games" in out
+
+
+def test_two_ply_labels_resume_from_a_partial_file(tmp_path: Path, nets: NetworkPair) -> None:
+    keys = sample(nets, 24, seed=8, noise=0.1)
+    ev = Evaluator(nets)
+    partial = tmp_path / "data-0.partial.npz"
+    expected = ev.outputs_at(keys, 2)
+    # a run stopped after the first 10 rows left them in the partial file
+    first = label(ev, keys[:10], threads=1, chunk=5, plies=2, partial=partial, save_seconds=0)
+    np.testing.assert_allclose(first, expected[:10], atol=0, rtol=0)
+    with np.load(partial) as d:
+        assert np.array_equal(d["keys"], keys[:10]) and len(d["targets"]) == 10
+    # the resumed run keeps those rows (poisoned here to show they are not recomputed)
+    with np.load(partial) as d:
+        poisoned = d["targets"].copy()
+    poisoned[3] = 0.25
+    np.savez(partial, keys=keys[:10], targets=poisoned)
+    bar = Progress(len(keys), "labels", enabled=False)
+    out = label(ev, keys, threads=2, chunk=4, plies=2, partial=partial, progress=bar)
+    assert bar.done == len(keys)
+    assert (out[3] == 0.25).all()
+    np.testing.assert_allclose(np.delete(out, 3, 0), np.delete(expected, 3, 0), atol=0, rtol=0)
+    # other keys: the partial file does not apply, every row is labelled again
+    fresh = label(ev, keys[::-1].copy(), threads=1, chunk=8, plies=2, partial=partial)
+    np.testing.assert_allclose(fresh, expected[::-1], atol=0, rtol=0)
+
+
+def test_round_on_two_ply_labels_of_earlier_positions(tmp_path: Path, nets: NetworkPair) -> None:
+    with pytest.raises(ValueError):
+        RefineConfig(plies=3)
+    pool = sample(nets, 300, seed=9, noise=0.1)
+    np.savez(tmp_path / "pool.npz", keys=pool, targets=np.zeros((len(pool), 5)))
+    config = RefineConfig(positions=120, epochs=1, eval_pairs=3, threads=2, plies=2,
+                          keys_from=str(tmp_path / "pool.npz"))
+    lines: list[str] = []
+    run = tmp_path / "run"
+    run.mkdir()
+    refine_round(nets, config, 0, folder=run, say=lines.append)
+    with np.load(run / "data-0.npz") as d:
+        keys, targets = d["keys"], d["targets"]
+    # the positions come from the pool, the labels are the teacher's 2-ply outputs
+    pool_rows = {bytes(r) for r in pool}
+    assert len(keys) == 120 and all(bytes(r) in pool_rows for r in keys)
+    np.testing.assert_allclose(targets, Evaluator(nets).outputs_at(keys, 2), atol=0, rtol=0)
+    assert not (run / "data-0.partial.npz").exists()
+    assert any("at 2 ply" in line for line in lines)
+    assert any("error v 2 ply" in line for line in lines)

@@ -19,10 +19,18 @@ that learns it plays 0 ply closer to the old 1 ply. A round:
 4. **Measure** the student against the teacher and against pubeval on duplicate dice
    (:func:`.train.strength_vs`), and keep it only if it beats the teacher.
 
+Deeper labels: ``--plies 2`` labels with the teacher's 2-ply outputs (about 40 positions/s
+on two cores instead of ~1,000, so a round labels tens of thousands of positions, saved every
+minute in ``data-<k>.partial.npz`` and resumed from there after a stop), and ``--keys-from
+DATA`` takes the positions of an earlier round's ``data-<k>.npz`` instead of sampling.
+
 Usage (from the repository root)::
 
     python -m backgammon.engine.refine --run sl1 --teacher backgammon/engine/weights/expert.npz
     python -m backgammon.engine.refine --run sl1 --rounds 3     # more rounds, resumes
+    python -m backgammon.engine.refine --run sl4 --teacher training/runs/sl3/best.npz \
+        --plies 2 --keys-from training/runs/sl2/data-0.npz --positions 60000 \
+        --learning-rate 0.001 --epochs 20                         # fine-tune on 2-ply labels
 
 A run lives in ``training/runs/<run>/``: ``round-<k>.npz`` (the student of round ``k``),
 ``best.npz`` (the best network so far), ``log.txt``; the labelled positions of each round
@@ -84,6 +92,11 @@ class RefineConfig:
     threads: int = 0
     #: duplicate pairs of the strength checks (student v teacher, student v pubeval)
     eval_pairs: int = 8000
+    #: depth of the labels: the teacher's 1-ply or 2-ply outputs
+    plies: int = 1
+    #: take the positions from this data file (the first ``positions`` of a seeded
+    #: shuffle of its keys) instead of sampling new ones; its targets are not used
+    keys_from: str | None = None
 
     def __post_init__(self) -> None:
         if self.positions < 100:
@@ -94,6 +107,8 @@ class RefineConfig:
             raise ValueError("epochs, batch and eval_pairs must be at least 1")
         if not self.learning_rate > 0 or not self.noise >= 0:
             raise ValueError("learning_rate must be > 0 and noise >= 0")
+        if self.plies not in (1, 2):
+            raise ValueError(f"plies={self.plies}: labels are 1-ply or 2-ply")
 
 
 def sample(nets: NetworkPair, count: int, *, seed: int, noise: float,
@@ -122,25 +137,52 @@ def sample(nets: NetworkPair, count: int, *, seed: int, noise: float,
 
 
 def label(evaluator: Evaluator, keys: NDArray[np.uint8], *, threads: int = 0,
-          progress: Progress | None = None, chunk: int = 500) -> NDArray[np.float64]:
-    """The 1-ply outputs of every key (``n × 5``), computed in ``threads`` threads
-    (default: one per CPU core)."""
+          progress: Progress | None = None, chunk: int = 500, plies: int = 1,
+          partial: Path | None = None, save_seconds: float = 60.0) -> NDArray[np.float64]:
+    """The ``plies``-ply outputs (1 or 2) of every key (``n × 5``), computed in ``threads``
+    threads (default: one per CPU core).
+
+    With ``partial`` the labels done so far are saved there (keys and targets, at most
+    every ``save_seconds``) and a later call with the same keys resumes after them: 2-ply
+    labels take hours, and a stopped run loses at most the last minute of them."""
     n = keys.shape[0]
     out = np.empty((n, 5))
+    first = 0
+    if partial is not None and partial.exists():
+        with np.load(partial) as d:
+            done_keys, done_targets = d["keys"], d["targets"]
+        m = len(done_targets)
+        if m <= n and np.array_equal(done_keys[:m], keys[:m]):
+            out[:m] = done_targets
+            first = m
     threads = threads or os.cpu_count() or 1
-    starts = list(range(0, n, chunk))
+    starts = list(range(first, n, chunk))
 
     def work(lo: int) -> int:
         hi = min(n, lo + chunk)
-        out[lo:hi] = evaluator.one_ply_outputs(keys[lo:hi])
-        return int(hi - lo)
+        out[lo:hi] = evaluator.outputs_at(keys[lo:hi], plies)
+        return int(hi)
 
-    done = 0
+    def save(upto: int) -> None:
+        assert partial is not None
+        tmp = partial.with_name(partial.name + ".tmp.npz")
+        np.savez(tmp, keys=keys[:upto], targets=out[:upto])
+        os.replace(tmp, partial)
+
+    done = first
+    last_save = time.monotonic()
+    if progress is not None:
+        progress.update(done)
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        for k in pool.map(work, starts):
-            done += k
+        for hi in pool.map(work, starts):  # in order: every row below hi is labelled
+            done = hi
             if progress is not None:
                 progress.update(done)
+            if partial is not None and time.monotonic() - last_save >= save_seconds:
+                save(done)
+                last_save = time.monotonic()
+    if partial is not None and done > first:
+        save(done)
     return out
 
 
@@ -213,7 +255,7 @@ class RoundResult:
     round: int
     contact_positions: int
     race_positions: int
-    #: RMS equity error (0 ply v the 1-ply targets) on the held-out positions
+    #: RMS equity error (0 ply v the targets) on the held-out positions
     contact_error_before: float
     contact_error_after: float
     race_error_before: float
@@ -236,18 +278,30 @@ def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
             keys, targets = d["keys"], d["targets"]
         say(f"round {k}: {len(keys)} labelled positions from {cache}")
     else:
-        with Progress(config.positions, f"round {k}: sampling", unit="positions") as bar:
-            keys = sample(teacher, config.positions, seed=seed, noise=config.noise,
-                          progress=bar)
+        if config.keys_from is not None:
+            with np.load(config.keys_from) as d:
+                pool_keys = d["keys"]
+            order = np.random.default_rng(seed).permutation(len(pool_keys))
+            keys = np.ascontiguousarray(pool_keys[order[:config.positions]])
+            say(f"round {k}: {len(keys)} positions from {config.keys_from}")
+        else:
+            with Progress(config.positions, f"round {k}: sampling", unit="positions") as bar:
+                keys = sample(teacher, config.positions, seed=seed, noise=config.noise,
+                              progress=bar)
         ts = time.perf_counter()
-        with Progress(len(keys), f"round {k}: 1-ply labels", unit="positions") as bar:
-            targets = label(Evaluator(teacher), keys, threads=config.threads, progress=bar)
-        say(f"round {k}: sampled and labelled {len(keys)} positions "
-            f"({len(keys) / (time.perf_counter() - ts):.0f} positions/s labelled)")
+        partial = None if cache is None else cache.with_name(f"data-{k}.partial.npz")
+        with Progress(len(keys), f"round {k}: {config.plies}-ply labels",
+                      unit="positions") as bar:
+            targets = label(Evaluator(teacher), keys, threads=config.threads, progress=bar,
+                            plies=config.plies, partial=partial)
+        say(f"round {k}: labelled {len(keys)} positions at {config.plies} ply "
+            f"({len(keys) / (time.perf_counter() - ts):.0f} positions/s in this run)")
         if cache is not None:
             tmp = cache.with_name(cache.name + ".tmp.npz")
             np.savez(tmp, keys=keys, targets=targets)
             os.replace(tmp, cache)
+            if partial is not None and partial.exists():
+                partial.unlink()
     kind = np.empty(len(keys), np.int64)
     K.classify_batch(np.ascontiguousarray(keys), kind)
     student = teacher.copy()
@@ -270,7 +324,7 @@ def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
         setattr(student, name, net)
         errors[name] = (before, after, len(train_rows))
         say(f"round {k}: {name} network on {len(train_rows)} positions: held-out RMS equity "
-            f"error v 1 ply {before:.4f} -> {after:.4f}")
+            f"error v {config.plies} ply {before:.4f} -> {after:.4f}")
     vs_teacher = strength_vs(student, teacher, config.eval_pairs, EVAL_SEED + 1)
     vs_pub = strength_vs_pubeval(student, config.eval_pairs, EVAL_SEED + 1)
     say(f"round {k}: student v teacher {vs_teacher[0]:+.3f} ± {vs_teacher[1]:.3f} ppg, "
@@ -301,12 +355,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--learning-rate", type=float, default=d.learning_rate)
     ap.add_argument("--threads", type=int, default=d.threads)
     ap.add_argument("--eval-pairs", type=int, default=d.eval_pairs)
+    ap.add_argument("--plies", type=int, default=d.plies, help="label depth: 1 or 2")
+    ap.add_argument("--keys-from", default=None,
+                    help="take the positions from this data-<k>.npz instead of sampling")
     args = ap.parse_args(argv)
     try:
         config = replace(d, positions=args.positions, noise=args.noise, seed=args.seed,
                          epochs=args.epochs, batch=args.batch,
                          learning_rate=args.learning_rate, threads=args.threads,
-                         eval_pairs=args.eval_pairs)
+                         eval_pairs=args.eval_pairs, plies=args.plies,
+                         keys_from=args.keys_from)
     except ValueError as exc:
         ap.error(str(exc))
     folder = args.runs_dir / args.run
