@@ -67,25 +67,10 @@ def _one_ply(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
              bfirst: Any, boards: Any, steps: Any, dies: Any, table: Any, st: Any,
              x: Any, h: Any, v: Any, bv: Any, out: Any) -> None:
     """1-ply outputs of ``key`` for its side on roll into ``out`` (see
-    :func:`one_ply_batch`); the other arrays are scratch space."""
-    kind = eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
-                    x, h, out)
-    if kind <= 1:
-        return
-    for m in range(NUM_OUTPUTS):
-        out[m] = 0.0
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            w = (1.0 if d1 == d2 else 2.0) / 36.0
-            n = generate(key, d1, d2, boards, steps, dies, table, st)
-            if n == 0:
-                eval_one(_swapped(key), cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
-                         boff, bfirst, x, h, bv)
-            else:
-                best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
-                          boff, bfirst, x, h, v, bv)
-            _add_flipped(out, w, bv)
-    clip_outputs(out)
+    :func:`one_ply_batch`); the other arrays are scratch space. No cache
+    (:func:`_one_ply_cached` with the empty one)."""
+    _one_ply_cached(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                    boards, steps, dies, table, st, x, h, v, bv, out, *_new_cache(0))
 
 
 @njit(cache=True, nogil=True)
@@ -176,7 +161,11 @@ def _best_play_cached(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: An
                       boff: Any, bfirst: Any, x: Any, h: Any, v: Any, best_v: Any,
                       used: Any, ckeys: Any, cvals: Any) -> int:
     """:func:`._kernels.best_play` (the same choice, the same outputs) with each play's
-    0-ply outputs looked up in, or added to, the cache (``used``, ``ckeys``, ``cvals``)."""
+    0-ply outputs looked up in, or added to, the cache (``used``, ``ckeys``, ``cvals``;
+    an empty cache is plain :func:`._kernels.best_play`)."""
+    if used.shape[0] == 0:
+        return best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
+                         bfirst, x, h, v, best_v)
     best = 0
     best_eq = -1e18
     for k in range(n):
