@@ -94,3 +94,21 @@ def test_small_run_counts_add_up(cube: ModuleType) -> None:
         assert (r.ours == "double, pass") == (r.ours.startswith("double") and not r.our_take)
     lines = list(cube._iter_lines(records, "worldclass", 0, 8))
     assert any("agreement" in line for line in lines)
+
+
+def test_gnubg_is_left_at_money_play(cube: ModuleType) -> None:
+    """gnubg-nn keeps the score and cube as global state and its ``best_move`` plays for the
+    score it holds (at 2-away v 4-away it plays the opening 62 24/18 18/16, at money 24/18
+    13/11): every cube query puts money play back, so the benchmarks that ask gnubg-nn for
+    checker plays afterwards (judge.py, strength.py) get money play, whatever ran before."""
+    import gnubg_nn
+
+    board = gnubg_nn.board_from_position_id(Position.initial().position_id())
+    money = gnubg_nn.best_move(board, 6, 2)
+    cube.gnubg_cube(Position.initial(), cube.Situation(7, 2, 4), 0)
+    assert gnubg_nn.best_move(board, 6, 2) == money == ((24, 18), (13, 11))
+    gnubg_nn.set.score(2, 4)
+    try:
+        assert gnubg_nn.best_move(board, 6, 2) != money  # the state the query must undo
+    finally:
+        gnubg_nn.set.score(0, 0)
