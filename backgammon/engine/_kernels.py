@@ -246,6 +246,25 @@ def _hit_rolls(src: int, hasbar: bool, hm: int, bl: int) -> tuple[int, int]:
 
 
 @njit(cache=True, nogil=True)
+def _two_different(c: Any, h1: int, h2: int, d1: int, d2: int) -> bool:
+    """Whether some blot ``x`` hit with ``d1`` (bit set ``h1``) and some other blot ``y``
+    hit with ``d2`` (``h2``) are hit by two different checkers of ``c``: they are unless
+    one checker alone stands at ``x + d1 == y + d2``."""
+    r1 = h1
+    while r1 != 0:  # each blot x that d1 hits, each other blot y that d2 hits
+        x = _lowest_bit(r1)
+        r1 &= r1 - 1
+        r2 = h2 & ~(1 << x)
+        while r2 != 0:
+            y = _lowest_bit(r2)
+            r2 &= r2 - 1
+            a = x + d1
+            if a != y + d2 or c[a - 1] >= 2:  # two different checkers
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True)
 def _two_hits_mixed(c: Any, src: int, nb: int, bl: int, d1: int, d2: int) -> bool:
     """Can ``c`` hit two blots (``bl``: bit t, ``c``'s numbering) with the roll
     ``d1 != d2``? ``src``: ``c``'s occupied points (bits 1–24), ``nb``: its bar."""
@@ -273,18 +292,7 @@ def _two_hits_mixed(c: Any, src: int, nb: int, bl: int, d1: int, d2: int) -> boo
         return False
     if _popcount(h1 | h2) < 2:
         return False
-    r1 = h1
-    while r1 != 0:  # each blot x that d1 hits, each other blot y that d2 hits
-        x = _lowest_bit(r1)
-        r1 &= r1 - 1
-        r2 = h2 & ~(1 << x)
-        while r2 != 0:
-            y = _lowest_bit(r2)
-            r2 &= r2 - 1
-            a = x + d1
-            if a != y + d2 or c[a - 1] >= 2:  # two different checkers
-                return True
-    return False
+    return _two_different(c, h1, h2, d1, d2)
 
 
 @njit(cache=True, nogil=True)
@@ -361,18 +369,7 @@ def _two_checkers_hit(c: Any, h1: int, h2: int, d1: int, d2: int) -> bool:
     u = h1 | h2
     if u & (u - 1) == 0:  # one blot in all
         return False
-    r1 = h1
-    while r1 != 0:  # each blot x that d1 hits, each other blot y that d2 hits
-        x = _lowest_bit(r1)
-        r1 &= r1 - 1
-        r2 = h2 & ~(1 << x)
-        while r2 != 0:
-            y = _lowest_bit(r2)
-            r2 &= r2 - 1
-            a = x + d1
-            if a != y + d2 or c[a - 1] >= 2:  # two different checkers
-                return True
-    return False
+    return _two_different(c, h1, h2, d1, d2)
 
 
 @njit(cache=True, nogil=True)
