@@ -47,7 +47,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # strength.py, next to this file
 
-from strength import SEATS, register_gnubg  # it also puts the repository on sys.path
+from strength import SEATS, bots_act, register_gnubg  # it also puts the repository on sys.path
 
 from backgammon.bots import Bot, available, load
 from backgammon.dice import DiceSource, SeededDice
@@ -55,8 +55,7 @@ from backgammon.events import Double, Pass, Take
 from backgammon.game import ResultKind
 from backgammon.progress import Progress
 from backgammon.rules import Rules
-from backgammon.table import Seat, Table, decide
-from backgammon.table.commands import Play
+from backgammon.table import Seat, Table
 
 #: Plays after which a match is stopped as endless (a bug in a bot or in the engine).
 MAX_PLIES = 20_000
@@ -108,17 +107,7 @@ def play_match(bots: Sequence[Bot], length: int, dice: DiceSource, *, max_plies:
     raises."""
     table = match_table(bots, length, dice)
     match = table.contest.match  # type: ignore[attr-defined]
-    plies = 0
-    while not match.is_over() and plies < max_plies:
-        seat = table.bot_to_act()
-        if seat is None:  # pragma: no cover - two bot seats always have someone to act
-            raise RuntimeError(f"no bot to act at {table!r}")
-        command = decide(table.bot(seat), table, seat)
-        if isinstance(command, Play):
-            plies += 1
-        outcome = table.submit(seat, command)
-        if outcome.refusal is not None:
-            raise RuntimeError(f"{table.bot(seat)!r} at {seat!r} chose {command!r}: {outcome.refusal}")
+    plies = bots_act(table, match.is_over, max_plies)
     games = []
     crawford_seen = False
     for game in match.games:

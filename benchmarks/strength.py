@@ -157,12 +157,19 @@ def bot_table(bots: Sequence[Bot], dice: DiceSource, rules: Rules) -> Table:
 
 def play_table_game(table: Table, max_plies: int = MAX_PLIES) -> int:
     """Let the table's bots play its current game to its end, or until ``max_plies`` plays
-    (checker plays, empty ones included) were made; return the plays made. Each decision is
-    :func:`backgammon.table.decide`'s (the one place where bots decide: cube, plays,
-    resignations), submitted from the bot's seat."""
+    (checker plays, empty ones included) were made; return the plays made
+    (:func:`bots_act`)."""
     game = table.contest.game()  # a money session starts the next game at once: watch this one
+    return bots_act(table, game.is_over, max_plies)
+
+
+def bots_act(table: Table, over: Callable[[], bool], max_plies: int = MAX_PLIES) -> int:
+    """Let the table's bots act until ``over()`` or ``max_plies`` plays (checker plays,
+    empty ones included) were made; return the plays made. Each decision is
+    :func:`backgammon.table.decide`'s (the one place where bots decide: cube, plays,
+    resignations), submitted from the bot's seat; a refused command raises."""
     plies = 0
-    while not game.is_over() and plies < max_plies:
+    while not over() and plies < max_plies:
         seat = table.bot_to_act()
         if seat is None:  # pragma: no cover - two bot seats always have someone to act
             raise RuntimeError(f"no bot to act at {table!r}")
