@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +26,7 @@ def nets() -> NetworkPair:
 def test_config_is_validated() -> None:
     assert RefineConfig().positions > 0
     for bad in ({"positions": 10}, {"validation": 0.7}, {"epochs": 0}, {"noise": -1.0},
-                {"learning_rate": 0.0}):
+                {"learning_rate": 0.0}, {"hidden_contact": -1}):
         with pytest.raises(ValueError):
             RefineConfig(**bad)
 
@@ -191,3 +192,19 @@ def test_round_on_two_ply_labels_of_earlier_positions(tmp_path: Path, nets: Netw
     assert not (run / "data-0.partial.npz").exists()
     assert any("at 2 ply" in line for line in lines)
     assert any("error v 2 ply" in line for line in lines)
+
+
+def test_round_widens_the_contact_network(tmp_path: Path, nets: NetworkPair) -> None:
+    wider = nets.contact.hidden + 8
+    config = RefineConfig(positions=300, epochs=1, eval_pairs=3, threads=1, hidden_contact=wider)
+    lines: list[str] = []
+    narrow, narrow_result = refine_round(nets, replace(config, hidden_contact=0), 0,
+                                         folder=tmp_path, say=lines.append)
+    student, result = refine_round(nets, config, 0, folder=tmp_path, say=lines.append)
+    assert student.contact.hidden == wider and narrow.contact.hidden == nets.contact.hidden
+    assert student.race.hidden == nets.race.hidden
+    assert any(f"widened to {wider} hidden units" in line for line in lines)
+    # the widened network starts out computing the teacher's function: same error before
+    assert result.contact_error_before == pytest.approx(narrow_result.contact_error_before,
+                                                        rel=1e-9)
+    assert not np.array_equal(student.contact.w1[:, :nets.contact.hidden], nets.contact.w1)
