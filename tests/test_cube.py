@@ -9,6 +9,7 @@ from backgammon import Position
 from backgammon.bots import CubeResponse, load
 from backgammon.bots.neural import ExpertBot
 from backgammon.engine.cube import (
+    CubeDecision,
     CubeOwner,
     cube_efficiency,
     cubeful_equity,
@@ -86,6 +87,13 @@ def test_money_decisions_clear_cases() -> None:
     assert money_decision(too_good).action == "too good"
     # with the Jacoby rule a centred cube counts no gammons: cash it
     assert money_decision(too_good, jacoby=True).action == "double, pass"
+    # R25: a sure gammon under the Jacoby rule: playing on wins 1, as a cash does -> cash
+    sure = Probabilities(1.0, 1.0, 0.0, 0.0, 0.0)
+    d = money_decision(sure, jacoby=True)
+    assert d.no_double == d.double_pass == 1.0 and d.double and d.action == "double, pass"
+    assert money_decision(sure).action == "too good"  # without it the gammon counts
+    # a tie of ND with DT (the taker takes) is not a double
+    assert not CubeDecision(0.2, 0.2, 1.0).double and CubeDecision(0.2, 0.2, 1.0).action == "no double"
     # cube owned by the opponent: no cube action
     assert not money_decision(_p(0.9), owner=CubeOwner.OPPONENT).double
     # beaver: the taker is the favourite

@@ -167,8 +167,14 @@ class CubeDecision:
 
     @property
     def double(self) -> bool:
-        """Double when doubling gains: ``min(DT, DP) > ND``."""
-        return self.available and min(self.double_take, self.double_pass) > self.no_double
+        """Double when doubling gains: ``min(DT, DP) > ND``; a cash (``DT > DP``) also when
+        it only equals playing on (``DP == ND``, e.g. a sure win whose gammon does not count
+        under the Jacoby rule): it ends the game at no risk."""
+        if not self.available:
+            return False
+        if self.double_take > self.double_pass:
+            return self.double_pass >= self.no_double
+        return self.double_take > self.no_double
 
     @property
     def take(self) -> bool:
@@ -183,7 +189,7 @@ class CubeDecision:
             return "no cube action"
         if self.double:
             return "double, take" if self.take else "double, pass"
-        if not self.take and self.no_double >= self.double_pass:
+        if not self.take and self.no_double > self.double_pass:
             return "too good"
         return "no double"
 
