@@ -224,11 +224,11 @@ def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs:
     dt = np.float32  # twice the speed of float64 on these matrices, same fit
     xs = np.ascontiguousarray(x, dtype=dt)
     ts = np.ascontiguousarray(t, dtype=dt)
-    w1, b1_, w2, b2_ = (np.array(a, dtype=dt) for a in (net.w1, net.b1, net.w2, net.b2))
-    params = [w1, b1_, w2, b2_]
+    w1, b1, w2, b2 = (np.array(a, dtype=dt) for a in (net.w1, net.b1, net.w2, net.b2))
+    params = [w1, b1, w2, b2]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
-    b1, b2, eps = 0.9, 0.999, 1e-8
+    beta1, beta2, eps = 0.9, 0.999, 1e-8
     rng = np.random.default_rng(seed)
     n = len(xs)
     steps_per_epoch = max(1, math.ceil(n / batch))
@@ -239,20 +239,20 @@ def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs:
         for lo in range(0, n, batch):
             idx = order[lo:lo + batch]
             xb, tb = xs[idx], ts[idx]
-            h = _sigmoid(xb @ w1 + b1_)
-            o = _sigmoid(h @ w2 + b2_)
+            h = _sigmoid(xb @ w1 + b1)
+            o = _sigmoid(h @ w2 + b2)
             d2 = (o - tb) / len(idx)  # cross-entropy through the output sigmoid
             dh = (d2 @ w2.T) * h * (1.0 - h)
             grads = [xb.T @ dh, dh.sum(0), h.T @ d2, d2.sum(0)]
             step += 1
             lr = learning_rate * (0.01 + 0.99 * 0.5 * (1.0 + math.cos(math.pi * step / total)))
-            c1 = 1.0 - b1 ** step
-            c2 = 1.0 - b2 ** step
+            c1 = 1.0 - beta1 ** step
+            c2 = 1.0 - beta2 ** step
             for p, g, mm, vv in zip(params, grads, m, v, strict=True):
-                mm *= b1
-                mm += (1.0 - b1) * g
-                vv *= b2
-                vv += (1.0 - b2) * g * g
+                mm *= beta1
+                mm += (1.0 - beta1) * g
+                vv *= beta2
+                vv += (1.0 - beta2) * g * g
                 p -= lr * (mm / c1) / (np.sqrt(vv / c2) + eps)
             if step % 100 == 0:  # keep Adam's moments out of float32's (60x slower) subnormals
                 for mm, vv in zip(m, v, strict=True):
