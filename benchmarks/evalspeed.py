@@ -137,7 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     n = len(keys)
     rows.append(("engine: one position per call", f"{rate(single, n):,.0f} pos/s"))
     rows.append((f"engine: batches of {args.batch}", f"{rate(batched, n):,.0f} pos/s"))
-    rows.append(("engine: one batch of all", f"{rate(lambda: ev.outputs(keys), n):,.0f} pos/s"))
+    batch_rate = rate(lambda: ev.outputs(keys), n)
+    rows.append(("engine: one batch of all", f"{batch_rate:,.0f} pos/s"))
     one_ply = keys[: max(1, n // 10)]
     rows.append(("engine: 1-ply evaluations (21 rolls each)",
                  f"{rate(lambda: ev.one_ply_outputs(one_ply), len(one_ply)):,.0f} pos/s"))
@@ -172,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
                 gnubg_nn.probabilities(b, 0)
 
         # one pass only: gnubg-nn caches evaluations, a repeat would time its cache
-        rows.append(("gnubg-nn: probabilities(board, 0)", f"{rate(gsingle, n, repeat=1):,.0f} pos/s"))
+        gnubg_rate = rate(gsingle, n, repeat=1)
+        rows.append(("gnubg-nn: probabilities(board, 0)", f"{gnubg_rate:,.0f} pos/s"))
         theirs: dict[int, float] = {}
         for depth in (0, 1, 2):
             times = []
@@ -184,8 +186,9 @@ def main(argv: list[str] | None = None) -> int:
             theirs[depth] = 1000 * statistics.median(times)
             rows.append((f"gnubg-nn: best_move {depth} ply, median per decision",
                          f"{theirs[depth]:.3f} ms"))
+        rows.append(("ratio batch evaluation ours/gnubg-nn (rates)", f"{batch_rate / gnubg_rate:.2f}"))
         for depth in (0, 1, 2):
-            rows.append((f"ratio ours/gnubg-nn, {depth} ply", f"{ours[depth] / theirs[depth]:.2f}"))
+            rows.append((f"ratio ours/gnubg-nn, {depth} ply (times)", f"{ours[depth] / theirs[depth]:.2f}"))
 
     print(f"{n} positions from random games (seed {args.seed}); decisions from expert self-play: "
           f"{len(sets[0])} at 0 ply, {len(sets[1])} at 1 ply, {len(sets[2])} at 2 ply")

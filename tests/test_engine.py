@@ -331,7 +331,7 @@ def test_numpy_forward_matches_the_compiled_evaluator(boards: np.ndarray) -> Non
     ok = (ref[:, 1] <= ref[:, 0]) & (ref[:, 2] <= ref[:, 1]) & (ref[:, 3] <= 1 - ref[:, 0]) & (
         ref[:, 4] <= ref[:, 3])
     assert ok.sum() > len(rows) // 2
-    np.testing.assert_allclose(got[ok], ref[ok], atol=1e-12)
+    np.testing.assert_allclose(got[ok], ref[ok], atol=2e-6)  # the compiled pass: single precision
 
 
 def test_two_ply_is_one_ply_after_the_best_play(positions: list[Position]) -> None:

@@ -208,3 +208,30 @@ def test_round_widens_the_contact_network(tmp_path: Path, nets: NetworkPair) -> 
     assert result.contact_error_before == pytest.approx(narrow_result.contact_error_before,
                                                         rel=1e-9)
     assert not np.array_equal(student.contact.w1[:, :nets.contact.hidden], nets.contact.w1)
+
+
+def test_round_fits_deeper_labels_where_it_has_them(tmp_path: Path, nets: NetworkPair) -> None:
+    config = RefineConfig(positions=300, epochs=1, eval_pairs=3, threads=1)
+    _, base = refine_round(nets, config, 0, folder=tmp_path, say=lambda line: None)
+    with np.load(tmp_path / "data-0.npz") as d:
+        keys, targets = d["keys"], d["targets"]
+    # "deeper" labels for every other row: a shifted copy, so the fit's targets change
+    deep = tmp_path / "deep.npz"
+    np.savez(deep, keys=keys[::2], targets=np.clip(targets[::2] + 0.05, 0.0, 1.0))
+    marked = {row.tobytes() for row in keys[::2]}
+    expected = sum(row.tobytes() in marked for row in keys)  # repeated positions count each time
+    lines: list[str] = []
+    _, result = refine_round(nets, replace(config, deeper=str(deep)), 0, folder=tmp_path,
+                             say=lines.append)
+    assert any(f"{expected} of 300 labels taken from {deep}" in line for line in lines)
+    assert result.contact_error_before != base.contact_error_before
+    # the cached 1-ply labels themselves are kept as they were
+    with np.load(tmp_path / "data-0.npz") as d:
+        assert np.array_equal(d["targets"], targets)
+    # and the command passes the file on
+    args = ["--run", "r", "--runs-dir", str(tmp_path), "--positions", "300", "--epochs", "1",
+            "--eval-pairs", "3", "--threads", "1", "--deeper", str(deep)]
+    (tmp_path / "r").mkdir()
+    (tmp_path / "r" / "data-0.npz").write_bytes((tmp_path / "data-0.npz").read_bytes())
+    assert main(args) == 0
+    assert f"{expected} of 300 labels taken from" in (tmp_path / "r" / "log.txt").read_text()

@@ -22,7 +22,7 @@ import numpy as np
 from .._movegen import MAX_PLAYS, generate
 
 __all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "classify_batch", "clip_outputs", "encode_batch", "eval_one",
-           "evaluate_batch", "forward", "njit", "train_games"]
+           "evaluate_batch", "forward", "net_scratch", "njit", "train_games"]
 
 try:
     from numba import njit
@@ -604,20 +604,39 @@ def classify_batch(boards: Any, out: Any) -> None:
 
 # -- network ----------------------------------------------------------------------------------
 
-@njit(cache=True, nogil=True)
-def _sigmoid(z: float) -> float:
-    if z < -40.0:
-        z = -40.0
-    elif z > 40.0:
-        z = 40.0
-    return float(1.0 / (1.0 + np.exp(-z)))
+#: ``log2(e)`` and ``ln(2)``, for :func:`forward`'s exponential.
+_LOG2E = 1.4426950408889634
+_LN2 = 0.6931471805599453
+#: The fast-math flags of :func:`forward`: reassociation (so that the output layer's sums
+#: vectorize), contraction (FMA), no signed zeros, reciprocals; not ``nnan``/``ninf``.
+_FORWARD_MATH = {"reassoc", "contract", "nsz", "arcp"}
 
 
 @njit(cache=True, nogil=True)
+def net_scratch(nin: int, hidden: int) -> tuple[Any, Any]:
+    """Buffers for :func:`forward` and :func:`eval_one`: the inputs (``float32[nin]``) and
+    the hidden layer (``float32[2 * hidden]``: activations, then scratch for the sigmoid),
+    ``hidden`` being the widest network's."""
+    return np.zeros(nin, np.float32), np.zeros(2 * hidden, np.float32)
+
+
+@njit(cache=True, nogil=True, fastmath=_FORWARD_MATH)
 def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, v: Any) -> None:
-    """One-hidden-layer sigmoid network: ``h = σ(x·w1 + b1)``, ``v = σ(h·w2 + b2)``.
-    Skips zero inputs (most of the unary encoding)."""
+    """One-hidden-layer sigmoid network in single precision (the weights as
+    :meth:`~backgammon.engine.network.Network.kernel_arrays` gives them: ``float32``,
+    ``w2`` output-major, ``5 × hidden``): ``h = σ(x·w1 + b1)``, ``v = σ(w2·h + b2)``.
+    Skips zero inputs (most of the unary encoding). ``h`` holds at least ``2 × hidden``
+    (:func:`net_scratch`); the activations are left in its first ``hidden``.
+
+    The hidden sigmoid's exponential is computed here, vectorisable (numba has no vector
+    ``exp``): ``e^-z = 2^n · 2^f`` with ``n`` the integer nearest ``-z·log2 e``,
+    ``2^f`` by its degree-7 Taylor series (``|f| ≤ ½``: relative error under 1e-8, below
+    single precision) and ``2^n`` built from its exponent bits. Outputs agree with the
+    double-precision :meth:`~backgammon.engine.network.Network.forward` to about 1e-6."""
     nh = b1.shape[0]
+    one = np.float32(1.0)
+    lo = np.float32(-40.0)
+    hi = np.float32(40.0)
     for j in range(nh):
         h[j] = b1[j]
     for i in range(x.shape[0]):
@@ -626,13 +645,31 @@ def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, v: Any) -> None:
             row = w1[i]
             for j in range(nh):
                 h[j] += xi * row[j]
+    bits = h[nh:2 * nh].view(np.int32)
+    l2e = np.float32(_LOG2E)
+    ln2 = np.float32(_LN2)
+    half = np.float32(0.5)
+    c3 = np.float32(1.0 / 6.0)
+    c4 = np.float32(1.0 / 24.0)
+    c5 = np.float32(1.0 / 120.0)
+    c6 = np.float32(1.0 / 720.0)
+    c7 = np.float32(1.0 / 5040.0)
     for j in range(nh):
-        h[j] = _sigmoid(h[j])
+        t = -min(max(h[j], lo), hi) * l2e
+        n = np.floor(t + half)
+        u = (t - n) * ln2
+        h[j] = one + u * (one + u * (half + u * (c3 + u * (c4 + u * (c5 + u * (c6 + u * c7))))))
+        bits[j] = (np.int32(n) + np.int32(127)) << np.int32(23)
+    scale = h[nh:2 * nh]
+    for j in range(nh):
+        h[j] = one / (one + h[j] * scale[j])
     for k in range(NUM_OUTPUTS):
         s = b2[k]
+        wk = w2[k]
         for j in range(nh):
-            s += h[j] * w2[j, k]
-        v[k] = _sigmoid(s)
+            s += h[j] * wk[j]
+        z = min(max(np.float64(s), -40.0), 40.0)
+        v[k] = 1.0 / (1.0 + np.exp(-z))
 
 
 @njit(cache=True, nogil=True)
@@ -863,7 +900,7 @@ def _accumulate(x: Any, h: Any, v: Any, w2: Any, flipped: bool, lam: float,
         eb2[k, m] += g
         for j in range(nh):
             ew2[k, j, m] += g * h[j]
-            gh[j] = g * w2[j, m] * h[j] * (1.0 - h[j])
+            gh[j] = g * w2[m, j] * h[j] * (1.0 - h[j])
             eb1[k, j] += gh[j]
         for i in range(nin):
             xi = x[i]
@@ -897,11 +934,11 @@ def _apply(alpha: float, delta: Any, w1: Any, b1: Any, w2: Any, b2: Any,
                 w += a[k] * eb1[k, j]
         b1[j] = w
         for m in range(NUM_OUTPUTS):
-            w = w2[j, m]
+            w = w2[m, j]
             for k in range(NUM_OUTPUTS):
                 if a[k] != 0.0:
                     w += a[k] * ew2[k, j, m]
-            w2[j, m] = w
+            w2[m, j] = w
     for m in range(NUM_OUTPUTS):
         w = b2[m]
         for k in range(NUM_OUTPUTS):
@@ -928,7 +965,7 @@ def _td0(alpha: float, delta: Any, x: Any, h: Any, v: Any, flipped: bool,
         src[k] = m
         g[k] = sign * v[m] * (1.0 - v[m])
         for j in range(nh):
-            gh[k, j] = g[k] * w2[j, m] * h[j] * (1.0 - h[j])
+            gh[k, j] = g[k] * w2[m, j] * h[j] * (1.0 - h[j])
     for i in range(x.shape[0]):
         xi = x[i]
         if xi != 0.0:
@@ -946,7 +983,7 @@ def _td0(alpha: float, delta: Any, x: Any, h: Any, v: Any, flipped: bool,
         b1[j] = w
         for k in range(NUM_OUTPUTS):
             if a[k] != 0.0:
-                w2[j, src[k]] += a[k] * (g[k] * h[j])
+                w2[src[k], j] += a[k] * (g[k] * h[j])
     for k in range(NUM_OUTPUTS):
         if a[k] != 0.0:
             b2[src[k]] += a[k] * g[k]
@@ -981,18 +1018,16 @@ def train_games(seed: int, first: int, count: int, alpha: float, lam: float,
     dies = np.zeros(MAX_PLAYS, np.int8)
     table = np.zeros((8192, 2), np.int64)
     st = np.zeros(3, np.int64)
-    x = np.zeros(nin)
     hmax = max(nhc, nhr)
-    h = np.zeros(hmax)
+    x, h = net_scratch(nin, hmax)
     v = np.zeros(NUM_OUTPUTS)
-    hv = np.zeros(hmax)
+    xt, hv = net_scratch(nin, hmax)
     vt = np.zeros(NUM_OUTPUTS)
     vn = np.zeros(NUM_OUTPUTS)
     ut = np.zeros(NUM_OUTPUTS)
     un = np.zeros(NUM_OUTPUTS)
     delta = np.zeros(NUM_OUTPUTS)
     rng = np.zeros(1, np.uint64)
-    xt = np.zeros(nin)
     fast = lam == 0.0 and not traces
     plies = 0
     for g in range(first, first + count):
@@ -1009,13 +1044,13 @@ def train_games(seed: int, first: int, count: int, alpha: float, lam: float,
             if fast:
                 encode_one(key, xt)
                 if contact:
-                    forward(xt, cw1, cb1, cw2, cb2, hv[:nhc], vt)
+                    forward(xt, cw1, cb1, cw2, cb2, hv, vt)
                 else:
-                    forward(xt, rw1, rb1, rw2, rb2, hv[:nhr], vt)
+                    forward(xt, rw1, rb1, rw2, rb2, hv, vt)
             elif contact:
                 encode_one(key, x)
+                forward(x, cw1, cb1, cw2, cb2, hv, vt)
                 hh = hv[:nhc]
-                forward(x, cw1, cb1, cw2, cb2, hh, vt)
                 _accumulate(x, hh, vt, cw2, flipped, lam, ecw1, ecb1, ecw2, ecb2, c_active)
                 c_active = True
                 c_idle = 0
@@ -1027,8 +1062,8 @@ def train_games(seed: int, first: int, count: int, alpha: float, lam: float,
                     r_idle += 1
             else:
                 encode_one(key, x)
+                forward(x, rw1, rb1, rw2, rb2, hv, vt)
                 hh = hv[:nhr]
-                forward(x, rw1, rb1, rw2, rb2, hh, vt)
                 _accumulate(x, hh, vt, rw2, flipped, lam, erw1, erb1, erw2, erb2, r_active)
                 r_active = True
                 r_idle = 0
@@ -1060,9 +1095,9 @@ def train_games(seed: int, first: int, count: int, alpha: float, lam: float,
                 else:
                     encode_one(nxt, x)
                     if is_contact(nxt):
-                        forward(x, cw1, cb1, cw2, cb2, h[:nhc], vn)
+                        forward(x, cw1, cb1, cw2, cb2, h, vn)
                     else:
-                        forward(x, rw1, rb1, rw2, rb2, h[:nhr], vn)
+                        forward(x, rw1, rb1, rw2, rb2, h, vn)
             else:
                 k = best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
                               boff, bfirst, x, h, v, vn)
@@ -1155,14 +1190,14 @@ def eval_one(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
             v[4] = 0.0
     elif is_contact(key):
         encode_one(key, x)
-        forward(x, cw1, cb1, cw2, cb2, h[:cb1.shape[0]], v)
+        forward(x, cw1, cb1, cw2, cb2, h, v)
     elif bo and is_bearoff(key):
         kind = 1
         bearoff_eval(key, comp, boff, bfirst, v)
     else:
         kind = 2
         encode_one(key, x)
-        forward(x, rw1, rb1, rw2, rb2, h[:rb1.shape[0]], v)
+        forward(x, rw1, rb1, rw2, rb2, h, v)
     clip_outputs(v)
     return kind
 
@@ -1189,8 +1224,7 @@ def evaluate_batch(boards: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                    bo: bool, comp: Any, boff: Any, bfirst: Any, out: Any) -> None:
     """Outputs (win, wg, wbg, lg, lbg) for the side on roll of every row of ``boards`` into
     ``out`` (``float64[n, 5]``), one :func:`eval_one` each."""
-    x = np.zeros(cw1.shape[0])
-    h = np.zeros(max(cb1.shape[0], rb1.shape[0]))
+    x, h = net_scratch(cw1.shape[0], max(cb1.shape[0], rb1.shape[0]))
     v = np.zeros(NUM_OUTPUTS)
     for r in range(boards.shape[0]):
         eval_one(boards[r], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,

@@ -70,6 +70,7 @@ from ._kernels import (
     game_stream,
     is_bearoff,
     is_contact,
+    net_scratch,
     njit,
     roll_die,
     win_points,
@@ -427,8 +428,7 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
     ``mt``, ``mv``: the cube (see above). Returns the number of plies played."""
     boards, steps, dies, table, st = _scratch()
     sc2 = _scratch()
-    x = np.zeros(cw1.shape[0])
-    h = np.zeros(max(cb1.shape[0], rb1.shape[0]))
+    x, h = net_scratch(cw1.shape[0], max(cb1.shape[0], rb1.shape[0]))
     v = np.zeros(NUM_OUTPUTS)
     bv = np.zeros(NUM_OUTPUTS)
     nv = np.zeros(NUM_OUTPUTS)

@@ -33,6 +33,7 @@ from ._kernels import (
     eval_one,
     game_stream,
     is_bearoff,
+    net_scratch,
     is_contact,
     next_u64,
     njit,
@@ -93,8 +94,7 @@ def one_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     the other side when no play is possible). Finished games and, with ``bo``, bear-offs
     keep their exact outputs. Clipped consistent."""
     boards, steps, dies, table, st = _scratch()
-    x = np.zeros(cw1.shape[0])
-    h = np.zeros(max(cb1.shape[0], rb1.shape[0]))
+    x, h = net_scratch(cw1.shape[0], max(cb1.shape[0], rb1.shape[0]))
     v = np.zeros(NUM_OUTPUTS)
     bv = np.zeros(NUM_OUTPUTS)
     for r in range(keys.shape[0]):
@@ -228,8 +228,7 @@ def two_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     decision's candidates share a call). The values are those computed without them."""
     boards, steps, dies, table, st = _scratch()
     boards2, steps2, dies2, table2, st2 = _scratch()
-    x = np.zeros(cw1.shape[0])
-    h = np.zeros(max(cb1.shape[0], rb1.shape[0]))
+    x, h = net_scratch(cw1.shape[0], max(cb1.shape[0], rb1.shape[0]))
     v = np.zeros(NUM_OUTPUTS)
     bv = np.zeros(NUM_OUTPUTS)
     nv = np.zeros(NUM_OUTPUTS)
@@ -294,8 +293,7 @@ def sample_positions(seed: int, first: int, count: int, noise: float,
     written."""
     nin = cw1.shape[0]
     boards, steps, dies, table, st = _scratch()
-    x = np.zeros(nin)
-    h = np.zeros(max(cb1.shape[0], rb1.shape[0]))
+    x, h = net_scratch(nin, max(cb1.shape[0], rb1.shape[0]))
     v = np.zeros(NUM_OUTPUTS)
     rng = np.zeros(1, np.uint64)
     noise_rng = np.zeros(1, np.uint64)
@@ -391,8 +389,7 @@ def match_nets(seed: int, pairs: int,
     with the seats swapped. ``out[p]`` receives A's points over pair ``p``."""
     nin = aw1.shape[0]
     boards, steps, dies, table, st = _scratch()
-    x = np.zeros(nin)
-    h = np.zeros(max(ab1.shape[0], arb1.shape[0], bb1.shape[0], brb1.shape[0]))
+    x, h = net_scratch(nin, max(ab1.shape[0], arb1.shape[0], bb1.shape[0], brb1.shape[0]))
     v = np.zeros(NUM_OUTPUTS)
     bv = np.zeros(NUM_OUTPUTS)
     rng = np.zeros(1, np.uint64)

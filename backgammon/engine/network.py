@@ -2,7 +2,9 @@
 
 A :class:`Network` holds ``w1`` (``inputs × hidden``), ``b1``, ``w2`` (``hidden × 5``) and
 ``b2`` as ``float64`` arrays. :meth:`Network.forward` evaluates a batch of encoded positions
-with numpy; the training kernels use the same arrays in place. A :class:`NetworkPair` is the
+with numpy; the compiled kernels take single-precision copies
+(:meth:`Network.kernel_arrays`), which the TD trainer updates in place and
+:meth:`Network.set_kernel_arrays` takes back. A :class:`NetworkPair` is the
 contact and the race network together, saved in one ``.npz`` file.
 
 Format 2 files carry :data:`~._kernels.NUM_INPUTS` input rows (and the count, ``inputs``).
@@ -51,7 +53,7 @@ def pad_old_inputs(w1: NDArray[np.float64]) -> NDArray[np.float64]:
 
 @dataclass
 class Network:
-    """One network's weights (mutable arrays, updated in place by training)."""
+    """One network's weights (mutable ``float64`` arrays, updated in place by training)."""
 
     w1: NDArray[np.float64]
     b1: NDArray[np.float64]
@@ -79,6 +81,28 @@ class Network:
                               NDArray[np.float64]]:
         """``(w1, b1, w2, b2)``, as the kernels take them."""
         return self.w1, self.b1, self.w2, self.b2
+
+    def kernel_arrays(self) -> tuple[NDArray[np.float32], NDArray[np.float32],
+                                     NDArray[np.float32], NDArray[np.float32]]:
+        """``(w1, b1, w2, b2)`` as the compiled forward pass takes them
+        (:func:`._kernels.forward`): single precision, ``w2`` output-major (``5 × hidden``).
+        Fresh copies: :meth:`set_kernel_arrays` writes trained ones back.
+
+        >>> w1, b1, w2, b2 = Network.random(8, np.random.default_rng(0), inputs=3).kernel_arrays()
+        >>> w1.shape, w2.shape, str(w2.dtype)
+        ((3, 8), (5, 8), 'float32')
+        """
+        return (np.ascontiguousarray(self.w1, np.float32), np.ascontiguousarray(self.b1, np.float32),
+                np.ascontiguousarray(self.w2.T, np.float32), np.ascontiguousarray(self.b2, np.float32))
+
+    def set_kernel_arrays(self, w1: NDArray[np.float32], b1: NDArray[np.float32],
+                          w2: NDArray[np.float32], b2: NDArray[np.float32]) -> None:
+        """Take the weights back from arrays laid out as :meth:`kernel_arrays` gives them
+        (after the compiled TD trainer updated them in place)."""
+        self.w1[...] = w1
+        self.b1[...] = b1
+        self.w2[...] = w2.T
+        self.b2[...] = b2
 
     def forward(self, x: NDArray[np.float64]) -> NDArray[np.float64]:
         """Raw outputs (``n × 5``) for encoded inputs ``x`` (``n × inputs``)."""
@@ -126,9 +150,15 @@ class NetworkPair:
         rng = np.random.default_rng(seed)
         return cls(Network.random(hidden_contact, rng), Network.random(hidden_race, rng))
 
-    def kernel_args(self) -> tuple[NDArray[np.float64], ...]:
-        """The eight arrays in the kernels' order (contact then race)."""
-        return (*self.contact.arrays(), *self.race.arrays())
+    def kernel_args(self) -> tuple[NDArray[np.float32], ...]:
+        """The eight arrays in the kernels' order (contact then race), as
+        :meth:`Network.kernel_arrays` lays them out."""
+        return (*self.contact.kernel_arrays(), *self.race.kernel_arrays())
+
+    def set_kernel_args(self, args: tuple[NDArray[np.float32], ...]) -> None:
+        """Inverse of :meth:`kernel_args`: take trained weights back."""
+        self.contact.set_kernel_arrays(*args[:4])
+        self.race.set_kernel_arrays(*args[4:])
 
     def to_arrays(self, prefix: str = "") -> dict[str, NDArray[Any]]:
         """The weights as named arrays (for ``np.savez``)."""

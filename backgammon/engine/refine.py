@@ -65,7 +65,7 @@ from .train import EVAL_SEED, RUNS_DIR, strength_vs, strength_vs_pubeval
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["RefineConfig", "fit", "label", "main", "refine_round", "sample"]
+__all__ = ["RefineConfig", "fit", "label", "main", "refine_round", "replace_labels", "sample"]
 
 _CONTACT = 3
 _RACE = 2
@@ -103,6 +103,10 @@ class RefineConfig:
     #: new units start with small random input weights and zero output weights, so the
     #: widened network first computes what the teacher's does); 0 keeps the teacher's width
     hidden_contact: int = 0
+    #: a file of deeper labels (``keys``, ``targets``: a ``data-<k>.npz`` or
+    #: ``data-<k>.partial.npz`` of a ``plies=2`` run on the same positions): every position
+    #: found in it is fitted to its label there instead of the round's own
+    deeper: str | None = None
 
     def __post_init__(self) -> None:
         if self.positions < 100:
@@ -281,6 +285,31 @@ class RoundResult:
     seconds: float
 
 
+def replace_labels(keys: NDArray[np.uint8], targets: NDArray[np.float64],
+                   path: str | Path) -> tuple[NDArray[np.float64], int]:
+    """``targets`` with the label of every key found in the file ``path`` (``keys``,
+    ``targets``) taken from there (every row of a key met more than once), and how many
+    rows were replaced. ``targets`` itself is not changed.
+
+    >>> keys = np.array([[1] * 50, [2] * 50, [1] * 50], np.uint8)
+    >>> import io; f = io.BytesIO(); np.savez(f, keys=keys[:1], targets=np.ones((1, 5))); _ = f.seek(0)
+    >>> out, n = replace_labels(keys, np.zeros((3, 5)), f)  # type: ignore[arg-type]
+    >>> n, out[:, 0].tolist()
+    (2, [1.0, 0.0, 1.0])
+    """
+    with np.load(path) as d:
+        deep_keys, deep_targets = d["keys"], d["targets"]
+    index = {row.tobytes(): i for i, row in enumerate(deep_keys)}
+    out = np.array(targets, np.float64, copy=True)
+    replaced = 0
+    for r in range(len(keys)):
+        i = index.get(keys[r].tobytes())
+        if i is not None:
+            out[r] = deep_targets[i]
+            replaced += 1
+    return out, replaced
+
+
 def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
                  folder: Path | None = None, say: Any = print) -> tuple[NetworkPair, RoundResult]:
     """Round ``k``: sample, label, fit, measure (module docs). With ``folder`` the
@@ -317,6 +346,9 @@ def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
             os.replace(tmp, cache)
             if partial is not None and partial.exists():
                 partial.unlink()
+    if config.deeper is not None:
+        targets, replaced = replace_labels(keys, targets, config.deeper)
+        say(f"round {k}: {replaced} of {len(keys)} labels taken from {config.deeper}")
     kind = np.empty(len(keys), np.int64)
     K.classify_batch(np.ascontiguousarray(keys), kind)
     student = teacher.copy()
@@ -378,13 +410,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="widen the contact network to this many hidden units (0: keep)")
     ap.add_argument("--keys-from", default=None,
                     help="take the positions from this data-<k>.npz instead of sampling")
+    ap.add_argument("--deeper", default=None,
+                    help="a data file of deeper labels (a --plies 2 run's data-<k>.npz or "
+                         "data-<k>.partial.npz): its positions are fitted to its labels")
     args = ap.parse_args(argv)
     try:
         config = replace(d, positions=args.positions, noise=args.noise, seed=args.seed,
                          epochs=args.epochs, batch=args.batch,
                          learning_rate=args.learning_rate, threads=args.threads,
                          eval_pairs=args.eval_pairs, plies=args.plies,
-                         keys_from=args.keys_from, hidden_contact=args.hidden_contact)
+                         keys_from=args.keys_from, hidden_contact=args.hidden_contact,
+                         deeper=args.deeper)
     except ValueError as exc:
         ap.error(str(exc))
     folder = args.runs_dir / args.run

@@ -102,8 +102,10 @@ def train(ckpt: Checkpoint, games: int) -> None:
     stats = np.zeros(4)
     t = time.perf_counter()
     kernel: Any = K.train_games
-    kernel(ckpt.seed, ckpt.games, games, ckpt.alpha, ckpt.lam, *ckpt.nets.kernel_args(),
+    weights = ckpt.nets.kernel_args()
+    kernel(ckpt.seed, ckpt.games, games, ckpt.alpha, ckpt.lam, *weights,
            ckpt.bearoff, *bearoff_tables(ckpt.bearoff), False, stats)
+    ckpt.nets.set_kernel_args(weights)
     ckpt.seconds += time.perf_counter() - t
     ckpt.games += games
     ckpt.plies += int(stats[0])
