@@ -17,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +131,18 @@ def test_the_analyse_button_shows_progress_then_the_analysis(browser: Any, site:
     assert errors == [], errors
 
 
+def to_fixed(x: float, digits: int) -> str:
+    """``x.toFixed(digits)`` as the page's JavaScript writes it: the exact binary value rounded,
+    a tie going up (Python's format sends a tie to the even digit: 171.25 -> "171.2", "171.3"
+    in the page).
+
+    >>> to_fixed(171.25, 1), to_fixed(0.125, 2), to_fixed(-2.5, 0)
+    ('171.3', '0.13', '-3')
+    """
+    step = Decimal(1).scaleb(-digits)
+    return str(Decimal(x).quantize(step, rounding=ROUND_HALF_UP))
+
+
 def test_the_summary_and_the_decision_of_each_frame(page: Any, site: Site) -> None:
     analysis = site.analysis
     heads = page.locator("#analysis-summary thead th").all_inner_texts()
@@ -138,8 +151,8 @@ def test_the_summary_and_the_decision_of_each_frame(page: Any, site: Site) -> No
     assert {"Rating", "PR", "Error rate", "Errors", "Luck"} <= set(rows)
     for player in analysis["players"]:
         assert player["rating"] in rows["Rating"]
-        assert f"{player['pr']:.2f}" in rows["PR"]
-        assert f"{player['rate']:.1f} mEMG" in rows["Error rate"]
+        assert to_fixed(player["pr"], 2) in rows["PR"]
+        assert f"{to_fixed(player['rate'], 1)} mEMG" in rows["Error rate"]
     # a frame without a decision says so; "Next decision" goes to the first one
     page.keyboard.press("Home")
     expect_at(page, site, 0)
