@@ -37,7 +37,7 @@ import logging
 import math
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..errors import BackgammonError
@@ -284,7 +284,9 @@ class RedisBus(Bus):
                 log.exception("bus: the listener failed; starting it again in %.1f s", delay)
             finally:
                 with contextlib.suppress(Exception):
-                    await asyncio.shield(pubsub.aclose())  # type: ignore[no-untyped-call]  # untyped in redis-py
+                    # aclose is untyped in some redis-py releases and typed in later ones
+                    close = cast(Callable[[], Awaitable[None]], pubsub.aclose)
+                    await asyncio.shield(close())
             await asyncio.sleep(delay)
             delay = min(5.0, delay * 2)
 
