@@ -369,6 +369,18 @@ def _may_double(root: bool, cube: int, owner: int, ci: Any) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def _doubles(dec: Any) -> bool:
+    """:attr:`backgammon.engine.cube.CubeDecision.double` of ``dec`` (no double, double/take,
+    double/pass, available): double when it gains, and cash (double/pass) also when it only
+    equals playing on — a sure win whose gammon does not count under the Jacoby rule."""
+    if dec[3] <= 0.5:
+        return False
+    if dec[1] > dec[2]:
+        return bool(dec[2] >= dec[0])
+    return bool(dec[1] > dec[0])
+
+
+@njit(cache=True, nogil=True)
 def _proper_root(key: Any, v: Any, root: bool, cube: int, owner: int, ci: Any, cf: Any,
                  mt: Any, mv: Any, dec: Any) -> float:
     """The cubeful value of ``key`` (its side on roll with outputs ``v`` takes its proper
@@ -376,7 +388,7 @@ def _proper_root(key: Any, v: Any, root: bool, cube: int, owner: int, ci: Any, c
     match: the root side's MWC)."""
     cube_decision(key, v, root, cube, owner, ci, cf, mt, mv, dec)
     value = dec[0]
-    if dec[3] > 0.5 and min(dec[1], dec[2]) > dec[0]:
+    if _doubles(dec):
         value = min(dec[1], dec[2])
     if ci[0] == 1:
         value /= ci[1]
@@ -479,7 +491,7 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
                 eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
                          x, h, v)
                 cube_decision(key, v, root, cube, owner, ci, cf, mt, mv, dec)
-                if dec[3] > 0.5 and min(dec[1], dec[2]) > dec[0]:  # double
+                if _doubles(dec):
                     if dec[1] > dec[2]:  # pass: the trial ends at the cube before the double
                         cf_res = _cube_pass(root, cube, ci, mv)
                         if plies == 0:
