@@ -495,7 +495,9 @@ def test_a_chouette_with_a_team_double(people: People, server: Server) -> None:
         page, data = wait_any(pages, handled)
         if not proposed:  # a team member's chance to propose comes before the captain's roll
             for pg in pages:
-                seen = view(pg)
+                seen = pg.evaluate(VIEW_JS)
+                if seen is None or seen["snap"] is None:
+                    continue  # a page still loading its table offers nothing yet; seen next time round
                 mine = next(s for s in seen["snap"]["seats"] if s["name"] == seen["seat"])
                 if "propose_double" in seen["snap"]["actions"] and mine["role"] != "captain":
                     page, data = pg, seen
