@@ -117,10 +117,16 @@ def people(browser: Browser) -> Iterator[People]:
 # -- reading the page -----------------------------------------------------------------------
 
 
+def peek(page: Page) -> dict[str, Any] | None:
+    """The page's last state as :func:`view` reads it, or None while it shows no game yet."""
+    data: dict[str, Any] | None = page.evaluate(VIEW_JS)
+    return None if data is None or data["snap"] is None else data
+
+
 def view(page: Page) -> dict[str, Any]:
     """The seat shown, its snapshot, the plays and the seq (the page's last state)."""
-    data: dict[str, Any] | None = page.evaluate(VIEW_JS)
-    assert data is not None and data["snap"] is not None, "the page shows no game"
+    data = peek(page)
+    assert data is not None, "the page shows no game"
     return data
 
 
@@ -495,8 +501,8 @@ def test_a_chouette_with_a_team_double(people: People, server: Server) -> None:
         page, data = wait_any(pages, handled)
         if not proposed:  # a team member's chance to propose comes before the captain's roll
             for pg in pages:
-                seen = pg.evaluate(VIEW_JS)
-                if seen is None or seen["snap"] is None:
+                seen = peek(pg)
+                if seen is None:
                     continue  # a page still loading its table offers nothing yet; seen next time round
                 mine = next(s for s in seen["snap"]["seats"] if s["name"] == seen["seat"])
                 if "propose_double" in seen["snap"]["actions"] and mine["role"] != "captain":
