@@ -13,7 +13,15 @@ from backgammon import Position
 from backgammon.engine import NetworkPair, default_evaluator
 from backgammon.engine import _kernels as K
 from backgammon.engine.evaluator import Evaluator
-from backgammon.engine.refine import RefineConfig, fit, label, main, refine_round, sample
+from backgammon.engine.refine import (
+    RefineConfig,
+    fit,
+    label,
+    main,
+    refine_round,
+    replace_labels,
+    sample,
+)
 from backgammon.engine.train import strength_vs
 from backgammon.progress import Progress
 
@@ -235,3 +243,38 @@ def test_round_fits_deeper_labels_where_it_has_them(tmp_path: Path, nets: Networ
     (tmp_path / "r" / "data-0.npz").write_bytes((tmp_path / "data-0.npz").read_bytes())
     assert main(args) == 0
     assert f"{expected} of 300 labels taken from" in (tmp_path / "r" / "log.txt").read_text()
+
+
+def test_deeper_labels_from_several_files_blended_with_a_weight(tmp_path: Path,
+                                                                nets: NetworkPair) -> None:
+    config = RefineConfig(positions=300, epochs=1, eval_pairs=3, threads=1)
+    refine_round(nets, config, 0, folder=tmp_path, say=lambda line: None)
+    with np.load(tmp_path / "data-0.npz") as d:
+        keys, targets = d["keys"], d["targets"]
+    # two files of "deeper" labels, as a long labelling run split over two machines leaves
+    first, second = tmp_path / "a.npz", tmp_path / "b.npz"
+    np.savez(first, keys=keys[:100], targets=np.zeros((100, 5)))
+    np.savez(second, keys=keys[100:200], targets=np.ones((100, 5)))
+    deep_rows = {row.tobytes() for row in keys[:200]}
+    blended, n = replace_labels(keys, targets, [first, second], weight=0.5)
+    assert n == sum(row.tobytes() in deep_rows for row in keys)
+    only_second = {row.tobytes() for row in keys[100:200]}
+    for r in range(300):
+        b = keys[r].tobytes()
+        if b in only_second:  # the later file wins where both have a key
+            assert np.allclose(blended[r], 0.5 * targets[r] + 0.5)
+        elif b in deep_rows:
+            assert np.allclose(blended[r], 0.5 * targets[r])
+        else:
+            assert np.array_equal(blended[r], targets[r])
+    with pytest.raises(ValueError, match="deeper_weight=0"):
+        RefineConfig(deeper_weight=0.0)
+    # the command takes --deeper twice and the weight, and says what it did
+    args = ["--run", "r", "--runs-dir", str(tmp_path), "--positions", "300", "--epochs", "1",
+            "--eval-pairs", "3", "--threads", "1", "--deeper", str(first), "--deeper",
+            str(second), "--deeper-weight", "0.5"]
+    (tmp_path / "r").mkdir()
+    (tmp_path / "r" / "data-0.npz").write_bytes((tmp_path / "data-0.npz").read_bytes())
+    assert main(args) == 0
+    assert (f"{n} of 300 labels blended (0.5 of the target) with those of {first} + {second}"
+            in (tmp_path / "r" / "log.txt").read_text())

@@ -33,6 +33,10 @@ Usage (from the repository root)::
         --learning-rate 0.001 --epochs 20                         # fine-tune on 2-ply labels
     python -m backgammon.engine.refine --run sl5 --teacher training/runs/sl3/best.npz \
         --seed 51 --positions 1000000 --hidden-contact 256 --epochs 120   # a wider student
+    python -m backgammon.engine.refine --run sl13 --teacher training/runs/sl7/best.npz \
+        --seed 91 --positions 1000000 --hidden-contact 512 --epochs 120 \
+        --deeper training/runs/sl9/labels-2ply.npz --deeper training/runs/sl9/labels-2ply-b.npz \
+        --deeper-weight 0.5          # targets: the mean of the 1-ply and the 2-ply labels
 
 A run lives in ``training/runs/<run>/``: ``round-<k>.npz`` (the student of round ``k``),
 ``best.npz`` (the best network so far), ``log.txt``; the labelled positions of each round
@@ -47,6 +51,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -104,9 +109,14 @@ class RefineConfig:
     #: widened network first computes what the teacher's does); 0 keeps the teacher's width
     hidden_contact: int = 0
     #: a file of deeper labels (``keys``, ``targets``: a ``data-<k>.npz`` or
-    #: ``data-<k>.partial.npz`` of a ``plies=2`` run on the same positions): every position
-    #: found in it is fitted to its label there instead of the round's own
-    deeper: str | None = None
+    #: ``data-<k>.partial.npz`` of a ``plies=2`` run on the same positions), or several
+    #: (a tuple; a later file's label wins): every position found there is fitted to its
+    #: label there instead of the round's own — or to a blend of both, below
+    deeper: str | tuple[str, ...] | None = None
+    #: the deeper label's share of the target where there is one: ``1`` fits the deeper
+    #: label alone, ``0.5`` the mean of the round's own label and the deeper one (run
+    #: ``sl12`` found the mean better than either)
+    deeper_weight: float = 1.0
 
     def __post_init__(self) -> None:
         if self.positions < 100:
@@ -121,6 +131,15 @@ class RefineConfig:
             raise ValueError(f"plies={self.plies}: labels are 1-ply or 2-ply")
         if self.hidden_contact < 0:
             raise ValueError(f"hidden_contact={self.hidden_contact}: 0 (the teacher's) or more")
+        if not 0.0 < self.deeper_weight <= 1.0:
+            raise ValueError(f"deeper_weight={self.deeper_weight}: a share in (0, 1]")
+
+    @property
+    def deeper_files(self) -> tuple[str, ...]:
+        """The files of deeper labels, as a tuple (empty: none)."""
+        if self.deeper is None:
+            return ()
+        return (self.deeper,) if isinstance(self.deeper, str) else tuple(self.deeper)
 
 
 def sample(nets: NetworkPair, count: int, *, seed: int, noise: float,
@@ -286,26 +305,36 @@ class RoundResult:
 
 
 def replace_labels(keys: NDArray[np.uint8], targets: NDArray[np.float64],
-                   path: str | Path) -> tuple[NDArray[np.float64], int]:
+                   path: str | Path | Sequence[str | Path], *,
+                   weight: float = 1.0) -> tuple[NDArray[np.float64], int]:
     """``targets`` with the label of every key found in the file ``path`` (``keys``,
     ``targets``) taken from there (every row of a key met more than once), and how many
-    rows were replaced. ``targets`` itself is not changed.
+    rows were replaced. ``path`` may be a sequence of files (a later file's label of a key
+    wins). With ``weight`` below 1 a found row becomes ``(1 - weight) * its own label +
+    weight * the file's``. ``targets`` itself is not changed.
 
     >>> keys = np.array([[1] * 50, [2] * 50, [1] * 50], np.uint8)
     >>> import io; f = io.BytesIO(); np.savez(f, keys=keys[:1], targets=np.ones((1, 5))); _ = f.seek(0)
     >>> out, n = replace_labels(keys, np.zeros((3, 5)), f)  # type: ignore[arg-type]
     >>> n, out[:, 0].tolist()
     (2, [1.0, 0.0, 1.0])
+    >>> _ = f.seek(0); out, n = replace_labels(keys, np.zeros((3, 5)), f, weight=0.25)  # type: ignore[arg-type]
+    >>> out[:, 0].tolist()
+    [0.25, 0.0, 0.25]
     """
-    with np.load(path) as d:
-        deep_keys, deep_targets = d["keys"], d["targets"]
-    index = {row.tobytes(): i for i, row in enumerate(deep_keys)}
+    paths = [path] if isinstance(path, (str, Path)) or hasattr(path, "read") else list(path)
+    index: dict[bytes, NDArray[np.float64]] = {}
+    for p in paths:
+        with np.load(p) as d:  # type: ignore[arg-type]
+            deep_keys, deep_targets = d["keys"], np.asarray(d["targets"], np.float64)
+        for i, row in enumerate(deep_keys):
+            index[row.tobytes()] = deep_targets[i]
     out = np.array(targets, np.float64, copy=True)
     replaced = 0
     for r in range(len(keys)):
-        i = index.get(keys[r].tobytes())
-        if i is not None:
-            out[r] = deep_targets[i]
+        deep = index.get(keys[r].tobytes())
+        if deep is not None:
+            out[r] = deep if weight == 1.0 else (1.0 - weight) * out[r] + weight * deep
             replaced += 1
     return out, replaced
 
@@ -346,9 +375,12 @@ def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
             os.replace(tmp, cache)
             if partial is not None and partial.exists():
                 partial.unlink()
-    if config.deeper is not None:
-        targets, replaced = replace_labels(keys, targets, config.deeper)
-        say(f"round {k}: {replaced} of {len(keys)} labels taken from {config.deeper}")
+    if config.deeper_files:
+        files = config.deeper_files
+        targets, replaced = replace_labels(keys, targets, files, weight=config.deeper_weight)
+        how = ("taken from" if config.deeper_weight == 1.0 else
+               f"blended ({config.deeper_weight:g} of the target) with those of")
+        say(f"round {k}: {replaced} of {len(keys)} labels {how} {' + '.join(files)}")
     kind = np.empty(len(keys), np.int64)
     K.classify_batch(np.ascontiguousarray(keys), kind)
     student = teacher.copy()
@@ -410,9 +442,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="widen the contact network to this many hidden units (0: keep)")
     ap.add_argument("--keys-from", default=None,
                     help="take the positions from this data-<k>.npz instead of sampling")
-    ap.add_argument("--deeper", default=None,
+    ap.add_argument("--deeper", action="append", default=None,
                     help="a data file of deeper labels (a --plies 2 run's data-<k>.npz or "
-                         "data-<k>.partial.npz): its positions are fitted to its labels")
+                         "data-<k>.partial.npz): its positions are fitted to its labels; "
+                         "repeat it for several files")
+    ap.add_argument("--deeper-weight", type=float, default=d.deeper_weight,
+                    help="the deeper label's share of the target (1: it alone; 0.5: the "
+                         "mean of it and the round's own label)")
     args = ap.parse_args(argv)
     try:
         config = replace(d, positions=args.positions, noise=args.noise, seed=args.seed,
@@ -420,7 +456,8 @@ def main(argv: list[str] | None = None) -> int:
                          learning_rate=args.learning_rate, threads=args.threads,
                          eval_pairs=args.eval_pairs, plies=args.plies,
                          keys_from=args.keys_from, hidden_contact=args.hidden_contact,
-                         deeper=args.deeper)
+                         deeper=None if args.deeper is None else tuple(args.deeper),
+                         deeper_weight=args.deeper_weight)
     except ValueError as exc:
         ap.error(str(exc))
     folder = args.runs_dir / args.run
