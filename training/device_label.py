@@ -4,11 +4,11 @@ The device tool (docs/TRAINING.md, run ``sl13``) sends the working tree to a mac
 16 cores for a few minutes; what comes back is only what is written under ``$OUT``, at most
 16 MiB a file. This script labels the keys of ``KEYS`` (an ``.npz`` with ``keys``, uint8
 ``n × 50``, and ``first``, the row of the whole sample its first key is) with the teacher's
-2-ply outputs (``Evaluator.outputs_at``, one thread per core: the kernels release the GIL),
-in order, and writes the labels done so far to ``$OUT/targets.npy`` (float32 ``m × 5``: the
-first ``m`` keys) every 30 s and at the end, with ``$OUT/done.txt`` (``first m seconds``).
-It stops taking new chunks after ``BUDGET`` seconds of labelling, so the last save lands
-before the command's limit.
+2-ply outputs (:func:`backgammon.engine.refine.label`, one thread per core), in blocks of
+:data:`BLOCK` keys, in order, and after each block writes the labels done so far to
+``$OUT/targets.npy`` (float32 ``m × 5``: the first ``m`` keys) with ``$OUT/done.txt``
+(``first m seconds``). It starts no block that would end after ``BUDGET`` seconds of
+labelling, so the last save lands before the command's limit.
 
 On the lent machine (session 13: 524 positions/s on 16 cores, numba's compile ~30 s)::
 
@@ -25,12 +25,16 @@ from __future__ import annotations
 import os
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from backgammon.engine.evaluator import Evaluator
 from backgammon.engine.network import NetworkPair
+from backgammon.engine.refine import label
+
+#: keys labelled per call of :func:`refine.label` (about 40 s on 16 cores): the budget is
+#: checked and the labels saved between blocks
+BLOCK = 20_000
 
 
 def main(teacher: str, keys_file: str, budget: float, out: str) -> None:
@@ -41,36 +45,23 @@ def main(teacher: str, keys_file: str, budget: float, out: str) -> None:
         first = int(d["first"]) if "first" in d else 0
     ev.outputs_at(keys[:4], 2)  # compile the kernels before the clock starts
     print(f"{len(keys)} keys from row {first}; compiled in {time.time() - t0:.1f} s", flush=True)
-    n, chunk = len(keys), 250
+    n = len(keys)
     labels = np.zeros((n, 5), np.float32)
     start = time.time()
-    deadline = start + budget
-
-    def work(lo: int) -> int:
-        if time.time() > deadline:
-            return -1
-        hi = min(n, lo + chunk)
-        labels[lo:hi] = ev.outputs_at(keys[lo:hi], 2)
-        return hi
-
-    def save(done: int) -> None:
+    done = 0
+    while done < n:
+        elapsed = time.time() - start
+        # a block takes about as long as the last one did: start it only if it ends in time
+        if done and elapsed + elapsed / (done / BLOCK) > budget:
+            break
+        hi = min(n, done + BLOCK)
+        labels[done:hi] = label(ev, keys[done:hi], plies=2, chunk=250)
+        done = hi
         np.save(os.path.join(out, "tmp.npy"), labels[:done])
         os.replace(os.path.join(out, "tmp.npy"), os.path.join(out, "targets.npy"))
         with open(os.path.join(out, "done.txt"), "w") as f:
             f.write(f"{first} {done} {time.time() - start:.1f}\n")
-
-    done, last = 0, time.time()
-    with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
-        for hi in pool.map(work, range(0, n, chunk)):  # in order: every row below hi is done
-            if hi < 0:
-                break
-            done = hi
-            if time.time() - last > 30:
-                save(done)
-                last = time.time()
-                print(f"{done} labelled, {done / (time.time() - start):.0f}/s", flush=True)
-    save(done)
-    print(f"final {done} labelled, {done / (time.time() - start):.0f}/s", flush=True)
+        print(f"{done} labelled, {done / (time.time() - start):.0f}/s", flush=True)
 
 
 if __name__ == "__main__":

@@ -334,7 +334,7 @@ def replace_labels(keys: NDArray[np.uint8], targets: NDArray[np.float64],
     for r in range(len(keys)):
         deep = index.get(keys[r].tobytes())
         if deep is not None:
-            out[r] = deep if weight == 1.0 else (1.0 - weight) * out[r] + weight * deep
+            out[r] = (1.0 - weight) * out[r] + weight * deep  # weight 1: deep, exactly
             replaced += 1
     return out, replaced
 
@@ -375,8 +375,8 @@ def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
             os.replace(tmp, cache)
             if partial is not None and partial.exists():
                 partial.unlink()
-    if config.deeper_files:
-        files = config.deeper_files
+    files = config.deeper_files
+    if files:
         targets, replaced = replace_labels(keys, targets, files, weight=config.deeper_weight)
         how = ("taken from" if config.deeper_weight == 1.0 else
                f"blended ({config.deeper_weight:g} of the target) with those of")
