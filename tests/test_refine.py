@@ -11,6 +11,7 @@ import pytest
 
 from backgammon import Position
 from backgammon.engine import NetworkPair, default_evaluator
+from backgammon.engine.network import Network
 from backgammon.engine import _kernels as K
 from backgammon.engine.evaluator import Evaluator
 from backgammon.engine.refine import (
@@ -82,6 +83,23 @@ def test_fit_moves_outputs_toward_targets(nets: NetworkPair) -> None:
     assert after < 0.5 * before
     # the teacher is untouched
     assert np.abs(nets.contact.forward(x) - targets).mean() == before
+
+
+def test_weight_decay_shrinks_the_weights_not_the_biases() -> None:
+    rng = np.random.default_rng(3)
+    base = Network.random(6, rng, inputs=4)
+    net = Network(base.w1, rng.uniform(-1.0, 1.0, 6), base.w2, rng.uniform(-1.0, 1.0, 5))
+    x = rng.uniform(size=(64, 4))
+    targets = net.forward(x)  # already fitted: the gradient is ~0, the decay pulls to 0
+    plain = fit(net, x, targets, epochs=20, batch=16, learning_rate=1e-2, seed=1)
+    decayed = fit(net, x, targets, epochs=20, batch=16, learning_rate=1e-2, seed=1, weight_decay=0.9)
+    for name in ("w1", "w2"):
+        before, kept, shrunk = (np.abs(getattr(n, name)).sum() for n in (net, plain, decayed))
+        assert abs(kept - before) < 0.01 * before and shrunk < 0.9 * before
+    for name in ("b1", "b2"):  # the biases are not decayed: they move to make up for it
+        assert np.abs(getattr(decayed, name)).sum() > 0.8 * np.abs(getattr(net, name)).sum()
+    with pytest.raises(ValueError, match="weight_decay"):
+        RefineConfig(weight_decay=-0.1)
 
 
 def test_strength_vs_itself_is_exactly_even(nets: NetworkPair) -> None:

@@ -117,6 +117,9 @@ class RefineConfig:
     #: label alone, ``0.5`` the mean of the round's own label and the deeper one (run
     #: ``sl12`` found the mean better than either)
     deeper_weight: float = 1.0
+    #: decoupled weight decay of the fit (AdamW: each step also shrinks the weight
+    #: matrices, not the biases, by ``step size × weight_decay``); 0 for none
+    weight_decay: float = 0.0
 
     def __post_init__(self) -> None:
         if self.positions < 100:
@@ -133,6 +136,8 @@ class RefineConfig:
             raise ValueError(f"hidden_contact={self.hidden_contact}: 0 (the teacher's) or more")
         if not 0.0 < self.deeper_weight <= 1.0:
             raise ValueError(f"deeper_weight={self.deeper_weight}: a share in (0, 1]")
+        if not 0.0 <= self.weight_decay < 1.0:
+            raise ValueError(f"weight_decay={self.weight_decay}: in [0, 1)")
 
     @property
     def deeper_files(self) -> tuple[str, ...]:
@@ -231,11 +236,13 @@ def equity_error(net: Network, x: NDArray[np.float64], t: NDArray[np.float64]) -
 
 
 def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs: int,
-        batch: int, learning_rate: float, seed: int,
+        batch: int, learning_rate: float, seed: int, weight_decay: float = 0.0,
         progress: Progress | None = None) -> Network:
     """A copy of ``net`` trained toward targets ``t`` (``n × 5`` probabilities) on inputs
     ``x``: mini-batch Adam on the summed cross-entropy of the five sigmoid outputs, step
-    ``learning_rate`` cosine-decayed to 1/100 of it over ``epochs`` passes.
+    ``learning_rate`` cosine-decayed to 1/100 of it over ``epochs`` passes; with
+    ``weight_decay`` the weight matrices also shrink by ``step × weight_decay`` each step
+    (AdamW's decoupled decay; the biases do not).
 
     >>> rng = np.random.default_rng(0)
     >>> net = Network.random(4, rng, inputs=3)
@@ -271,6 +278,9 @@ def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs:
             lr = learning_rate * (0.01 + 0.99 * 0.5 * (1.0 + math.cos(math.pi * step / total)))
             c1 = 1.0 - beta1 ** step
             c2 = 1.0 - beta2 ** step
+            if weight_decay:
+                w1 *= 1.0 - lr * weight_decay
+                w2 *= 1.0 - lr * weight_decay
             for p, g, mm, vv in zip(params, grads, m, v, strict=True):
                 mm *= beta1
                 mm += (1.0 - beta1) * g
@@ -401,7 +411,8 @@ def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
         if len(train_rows):
             with Progress(config.epochs, f"round {k}: fitting {name}", unit="epochs") as bar:
                 net = fit(net, x, targets[train_rows], epochs=config.epochs, batch=config.batch,
-                          learning_rate=config.learning_rate, seed=seed, progress=bar)
+                          learning_rate=config.learning_rate, seed=seed,
+                          weight_decay=config.weight_decay, progress=bar)
         after = equity_error(net, xv, targets[val])
         setattr(student, name, net)
         errors[name] = (before, after, len(train_rows))
@@ -449,6 +460,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deeper-weight", type=float, default=d.deeper_weight,
                     help="the deeper label's share of the target (1: it alone; 0.5: the "
                          "mean of it and the round's own label)")
+    ap.add_argument("--weight-decay", type=float, default=d.weight_decay,
+                    help="decoupled weight decay of the fit (AdamW; default 0: none)")
     args = ap.parse_args(argv)
     try:
         config = replace(d, positions=args.positions, noise=args.noise, seed=args.seed,
@@ -457,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
                          eval_pairs=args.eval_pairs, plies=args.plies,
                          keys_from=args.keys_from, hidden_contact=args.hidden_contact,
                          deeper=None if args.deeper is None else tuple(args.deeper),
-                         deeper_weight=args.deeper_weight)
+                         deeper_weight=args.deeper_weight, weight_decay=args.weight_decay)
     except ValueError as exc:
         ap.error(str(exc))
     folder = args.runs_dir / args.run
