@@ -17,6 +17,7 @@ from backgammon.engine.evaluator import Evaluator
 from backgammon.engine.refine import (
     RefineConfig,
     fit,
+    late_contact,
     label,
     main,
     refine_round,
@@ -296,3 +297,38 @@ def test_deeper_labels_from_several_files_blended_with_a_weight(tmp_path: Path,
     assert main(args) == 0
     assert (f"{n} of 300 labels blended (0.5 of the target) with those of {first} + {second}"
             in (tmp_path / "r" / "log.txt").read_text())
+
+
+def side_counts(points: dict[int, int]) -> list[int]:
+    out = [0] * 25
+    for p, n in points.items():
+        out[p - 1] = n
+    return out
+
+
+def test_late_contact_positions_and_their_weight_in_the_fit(tmp_path: Path, nets: NetworkPair) -> None:
+    from backgammon.engine.evaluator import key_of
+
+    early = Position.initial()
+    borne_off = Position(side_counts({6: 5, 5: 5, 4: 3}), side_counts({24: 2, 6: 5, 5: 5, 4: 3}))
+    behind = Position(side_counts({24: 2, 23: 2, 13: 5, 8: 3, 6: 3}),
+                      side_counts({6: 5, 5: 4, 4: 3, 3: 3}))
+    level = Position(side_counts({24: 2, 8: 3, 6: 5, 5: 3, 4: 2}),
+                     side_counts({24: 2, 8: 3, 6: 5, 5: 3, 4: 2}))
+    keys = np.concatenate([key_of(p) for p in (early, borne_off, behind, level, behind.swap())])
+    assert late_contact(keys).tolist() == [False, True, True, False, True]
+    # in a round: the late training rows count late_weight times, the held-out rows once
+    config = RefineConfig(positions=300, epochs=1, eval_pairs=3, threads=1)
+    lines: list[str] = []
+    _, plain = refine_round(nets, config, 0, folder=tmp_path, say=lines.append)
+    _, weighted = refine_round(nets, replace(config, late_weight=3), 0, folder=tmp_path,
+                               say=lines.append)
+    with np.load(tmp_path / "data-0.npz") as d:
+        data_keys = d["keys"]
+    late_line = next(line for line in lines if "late contact positions count 3 times" in line)
+    n_late = int(late_line.split(": ")[1].split()[0])
+    assert 0 < n_late < int(late_contact(data_keys).sum()) + 1
+    assert weighted.contact_positions == plain.contact_positions + 2 * n_late
+    assert weighted.contact_error_before == plain.contact_error_before  # same held-out rows
+    with pytest.raises(ValueError, match="late_weight"):
+        RefineConfig(late_weight=0)

@@ -70,7 +70,8 @@ from .train import EVAL_SEED, RUNS_DIR, strength_vs, strength_vs_pubeval
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["RefineConfig", "fit", "label", "main", "refine_round", "replace_labels", "sample"]
+__all__ = ["RefineConfig", "fit", "label", "late_contact", "main", "refine_round", "replace_labels",
+           "sample"]
 
 _CONTACT = 3
 _RACE = 2
@@ -120,6 +121,10 @@ class RefineConfig:
     #: decoupled weight decay of the fit (AdamW: each step also shrinks the weight
     #: matrices, not the biases, by ``step size × weight_decay``); 0 for none
     weight_decay: float = 0.0
+    #: late contact positions (:func:`late_contact`: a side has borne off, or the pip
+    #: counts are more than 60 apart) count this many times in the contact network's fit
+    #: (the held-out rows once): the 0-ply net errs most there (``benchmarks/phases.py``)
+    late_weight: int = 1
 
     def __post_init__(self) -> None:
         if self.positions < 100:
@@ -138,6 +143,8 @@ class RefineConfig:
             raise ValueError(f"deeper_weight={self.deeper_weight}: a share in (0, 1]")
         if not 0.0 <= self.weight_decay < 1.0:
             raise ValueError(f"weight_decay={self.weight_decay}: in [0, 1)")
+        if self.late_weight < 1:
+            raise ValueError(f"late_weight={self.late_weight}: at least 1")
 
     @property
     def deeper_files(self) -> tuple[str, ...]:
@@ -219,6 +226,24 @@ def label(evaluator: Evaluator, keys: NDArray[np.uint8], *, threads: int = 0,
                 last_save = time.monotonic()
     if partial is not None and done > first:
         save(done)
+    return out
+
+
+def late_contact(keys: NDArray[np.uint8]) -> NDArray[np.bool_]:
+    """Which keys are late contact positions: either side has borne off checkers, or the
+    pip counts are more than 60 apart (bear-ins against an anchor, back games, crashed
+    boards; contact itself is not checked).
+
+    >>> from backgammon import Position
+    >>> from backgammon.engine.evaluator import key_of
+    >>> late_contact(key_of(Position.initial())).tolist()
+    [False]
+    """
+    k = np.asarray(keys, np.int64)
+    points = np.arange(1, 26)
+    off = (15 - k[:, :25].sum(1) > 0) | (15 - k[:, 25:].sum(1) > 0)
+    gap = np.abs(k[:, :25] @ points - k[:, 25:] @ points) > 60
+    out: NDArray[np.bool_] = off | gap
     return out
 
 
@@ -401,6 +426,10 @@ def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
         rows = rows[rng.permutation(len(rows))]
         n_val = int(len(rows) * config.validation)
         val, train_rows = rows[:n_val], rows[n_val:]
+        if name == "contact" and config.late_weight > 1:
+            late = train_rows[late_contact(keys[train_rows])]
+            train_rows = np.concatenate([train_rows, *[late] * (config.late_weight - 1)])
+            say(f"round {k}: {len(late)} late contact positions count {config.late_weight} times")
         x = encode(keys[train_rows])
         xv = encode(keys[val])
         net: Network = getattr(teacher, name)
@@ -462,6 +491,9 @@ def main(argv: list[str] | None = None) -> int:
                          "mean of it and the round's own label)")
     ap.add_argument("--weight-decay", type=float, default=d.weight_decay,
                     help="decoupled weight decay of the fit (AdamW; default 0: none)")
+    ap.add_argument("--late-weight", type=int, default=d.late_weight,
+                    help="count late contact positions (borne-off checkers, or pips more than "
+                         "60 apart) this many times in the contact fit (default 1)")
     args = ap.parse_args(argv)
     try:
         config = replace(d, positions=args.positions, noise=args.noise, seed=args.seed,
@@ -470,7 +502,8 @@ def main(argv: list[str] | None = None) -> int:
                          eval_pairs=args.eval_pairs, plies=args.plies,
                          keys_from=args.keys_from, hidden_contact=args.hidden_contact,
                          deeper=None if args.deeper is None else tuple(args.deeper),
-                         deeper_weight=args.deeper_weight, weight_decay=args.weight_decay)
+                         deeper_weight=args.deeper_weight, weight_decay=args.weight_decay,
+                         late_weight=args.late_weight)
     except ValueError as exc:
         ap.error(str(exc))
     folder = args.runs_dir / args.run
