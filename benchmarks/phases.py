@@ -53,8 +53,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # strength.py, beside 
 from strength import GnubgNN, play_game  # noqa: E402
 
 from backgammon import LegalMoves, Position  # noqa: E402
-from backgammon.bots import Bot, load  # noqa: E402
+from backgammon.bots import Bot, CubeResponse, load  # noqa: E402
 from backgammon.dice import SeededDice  # noqa: E402
+from backgammon.matchid import MatchState, Resignation  # noqa: E402
 from backgammon.progress import Progress  # noqa: E402
 
 #: The phases, in the order they are checked (module docs).
@@ -84,8 +85,11 @@ def phase(pos: Position) -> str:
 
 
 class Hybrid(Bot):
-    """``bot`` everywhere but in ``swapped``'s phase, where gnubg-nn 0 ply chooses; counts
-    its decisions per phase."""
+    """``bot`` everywhere but in ``swapped``'s phase, where gnubg-nn 0 ply chooses the
+    checker play; counts its checker-play decisions per phase. The cube and resignations
+    are always the bot's."""
+
+    name = "hybrid"
 
     def __init__(self, bot: Bot, gnubg: Bot | None, swapped: str | None) -> None:
         super().__init__()
@@ -100,6 +104,19 @@ class Hybrid(Bot):
         if kind == self.swapped and self.gnubg is not None:
             return self.gnubg.choose_index(legal)
         return self.bot.choose_index(legal)
+
+    def should_double(self, position: Position, state: MatchState) -> bool:
+        return self.bot.should_double(position, state)
+
+    def respond_to_double(self, position: Position, state: MatchState) -> CubeResponse:
+        return self.bot.respond_to_double(position, state)
+
+    def accept_resignation(self, position: Position, state: MatchState,
+                           offer: Resignation | int | str) -> bool:
+        return self.bot.accept_resignation(position, state, offer)
+
+    def offer_resignation(self, position: Position, state: MatchState) -> int:
+        return self.bot.offer_resignation(position, state)
 
 
 @dataclass(frozen=True)

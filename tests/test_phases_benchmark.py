@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from types import ModuleType
+from typing import Any
 
 import pytest
 
 from backgammon import LegalMoves, Position
-from backgammon.bots import Bot, load
+from backgammon.bots import Bot, CubeResponse, load
 from backgammon.dice import SeededDice
 from tests.benchmark_modules import load_benchmark
 
@@ -71,6 +72,31 @@ class Last(Bot):
 
     def choose_index(self, legal: LegalMoves) -> int:
         return len(legal) - 1
+
+
+class Resigner(Last):
+    """Doubles, passes, resigns a gammon and accepts nothing: to see the hybrid ask it."""
+
+    def should_double(self, position: Position, state: Any) -> bool:
+        return True
+
+    def respond_to_double(self, position: Position, state: Any) -> CubeResponse:
+        return CubeResponse.PASS
+
+    def accept_resignation(self, position: Position, state: Any, offer: Any) -> bool:
+        return False
+
+    def offer_resignation(self, position: Position, state: Any) -> int:
+        return 2
+
+
+def test_the_hybrid_leaves_the_cube_and_resignations_to_the_bot(phases: ModuleType) -> None:
+    hybrid = phases.Hybrid(Resigner(), Last(), "opening")
+    pos, state = Position.initial(), None
+    assert hybrid.should_double(pos, state) is True
+    assert hybrid.respond_to_double(pos, state) is CubeResponse.PASS
+    assert hybrid.accept_resignation(pos, state, 1) is False
+    assert hybrid.offer_resignation(pos, state) == 2
 
 
 def test_the_hybrid_swaps_only_its_phase_and_counts_decisions(phases: ModuleType) -> None:
