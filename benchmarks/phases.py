@@ -46,7 +46,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # strength.py, beside this file
 
@@ -161,22 +160,19 @@ def run(name: str, games: int, seeds: Sequence[int], workers: int,
     tasks = [(name, swapped, seed, k) for swapped in (None, *PHASES) for seed in seeds
              for k in range(pairs)]
     out: list[PairResult] = []
-    results: Iterable[PairResult]
-    if workers <= 1:
-        results = map(play_pair, tasks)
-    else:
-        pool = multiprocessing.Pool(workers)
-        chunk = max(1, min(16, len(tasks) // (workers * 20)))
-        results = pool.imap_unordered(play_pair, tasks, chunksize=chunk)
-    try:
+
+    def collect(results: Iterable[PairResult]) -> None:
         for r in results:
             out.append(r)
             if on_pair:
                 on_pair()
-    finally:
-        if workers > 1:
-            pool.close()
-            pool.join()
+
+    if workers <= 1:
+        collect(map(play_pair, tasks))
+    else:
+        chunk = max(1, min(16, len(tasks) // (workers * 20)))
+        with multiprocessing.Pool(workers) as pool:
+            collect(pool.imap_unordered(play_pair, tasks, chunksize=chunk))
     return out
 
 
@@ -246,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         bar.close()
     for line in report(results, args.bot):
         print(line)
-    print(f"  {sum(2 for _ in results)} games in {time.perf_counter() - t0:.0f} s")
+    print(f"  {2 * len(results)} games in {time.perf_counter() - t0:.0f} s")
     return 0
 
 

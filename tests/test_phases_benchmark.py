@@ -13,6 +13,7 @@ from backgammon import LegalMoves, Position
 from backgammon.bots import Bot, CubeResponse, load
 from backgammon.dice import SeededDice
 from tests.benchmark_modules import load_benchmark
+from tests.test_analysis_match import side
 
 pytest.importorskip("gnubg_nn", reason="gnubg-nn (the bench extra) is not installed")
 
@@ -25,14 +26,6 @@ def phases() -> Iterator[ModuleType]:
     yield load_benchmark("phases")
     for name in set(available()) - before:
         unregister(name)
-
-
-def side(points: dict[int, int]) -> list[int]:
-    """25 counts from a {point: checkers} map (point 25 is the bar)."""
-    out = [0] * 25
-    for p, n in points.items():
-        out[p - 1] = n
-    return out
 
 
 def test_each_phase_by_its_definition(phases: ModuleType) -> None:

@@ -26,6 +26,7 @@ from backgammon.engine.refine import (
 )
 from backgammon.engine.train import strength_vs
 from backgammon.progress import Progress
+from tests.test_analysis_match import side
 
 
 @pytest.fixture(scope="module")
@@ -299,22 +300,15 @@ def test_deeper_labels_from_several_files_blended_with_a_weight(tmp_path: Path,
             in (tmp_path / "r" / "log.txt").read_text())
 
 
-def side_counts(points: dict[int, int]) -> list[int]:
-    out = [0] * 25
-    for p, n in points.items():
-        out[p - 1] = n
-    return out
-
-
 def test_late_contact_positions_and_their_weight_in_the_fit(tmp_path: Path, nets: NetworkPair) -> None:
     from backgammon.engine.evaluator import key_of
 
     early = Position.initial()
-    borne_off = Position(side_counts({6: 5, 5: 5, 4: 3}), side_counts({24: 2, 6: 5, 5: 5, 4: 3}))
-    behind = Position(side_counts({24: 2, 23: 2, 13: 5, 8: 3, 6: 3}),
-                      side_counts({6: 5, 5: 4, 4: 3, 3: 3}))
-    level = Position(side_counts({24: 2, 8: 3, 6: 5, 5: 3, 4: 2}),
-                     side_counts({24: 2, 8: 3, 6: 5, 5: 3, 4: 2}))
+    borne_off = Position(side({6: 5, 5: 5, 4: 3}), side({24: 2, 6: 5, 5: 5, 4: 3}))
+    behind = Position(side({24: 2, 23: 2, 13: 5, 8: 3, 6: 3}),
+                      side({6: 5, 5: 4, 4: 3, 3: 3}))
+    level = Position(side({24: 2, 8: 3, 6: 5, 5: 3, 4: 2}),
+                     side({24: 2, 8: 3, 6: 5, 5: 3, 4: 2}))
     keys = np.concatenate([key_of(p) for p in (early, borne_off, behind, level, behind.swap())])
     assert late_contact(keys).tolist() == [False, True, True, False, True]
     # in a round: the late training rows count late_weight times, the held-out rows once
