@@ -71,7 +71,6 @@ charged with its errors.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -81,12 +80,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # stats.py, beside this file
 
 from backgammon import Position
 from backgammon.bots import Bot, CubeResponse, load
 from backgammon.bots.neural import ExpertBot
 from backgammon.matchid import MatchState
 from backgammon.progress import Progress
+from stats import mean_stderr
 
 #: The four classes of a cube decision, in the order of the tables.
 CLASSES = ("no double", "double, take", "double, pass", "too good")
@@ -295,17 +296,6 @@ def evaluate(positions: Sequence[Position], situations: Sequence[Situation], bot
     return out
 
 
-def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
-    n = len(xs)
-    if n == 0:
-        return math.nan, math.nan
-    m = sum(xs) / n
-    if n < 2:
-        return m, math.nan
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    return m, math.sqrt(var / n)
-
-
 def confusion(records: Sequence[Record], ours: str = "ours") -> Counter[tuple[str, str]]:
     """(reference class, tested class) counts; ``ours="gnubg0"`` tests gnubg's 0 ply."""
     return Counter((r.ref.action, r.ours if ours == "ours" else r.gnubg0.action) for r in records)
@@ -340,8 +330,8 @@ def _iter_lines(records: Sequence[Record], bot_name: str, ply: int, count: int) 
         ref_dbl = [r.ref.action in CLASSES[1:3] for r in records]
         same_d = sum(a == b for a, b in zip(dbl, ref_dbl))
         same_t = sum(a == r.ref.take for a, r in zip(takes, records))
-        dm, ds = _mean_se([1000 * c for c in d_cost])
-        tm, ts = _mean_se([1000 * c for c in t_cost])
+        dm, ds = mean_stderr([1000 * c for c in d_cost])
+        tm, ts = mean_stderr([1000 * c for c in t_cost])
         yield (f"  agreement: {agree}/{n} = {agree / n:.1%} on the class; double/no double "
                f"{same_d / n:.1%}; take/pass {same_t / n:.1%}")
         wrong_d = sum(1 for c in d_cost if c > 1e-9)
@@ -354,8 +344,8 @@ def _iter_lines(records: Sequence[Record], bot_name: str, ply: int, count: int) 
     for sit in dict.fromkeys(r.situation for r in records):
         rs = [r for r in records if r.situation == sit]
         agree = sum(r.ours == r.ref.action for r in rs)
-        dm, _ = _mean_se([1000 * doubler_cost(r.ours, r.ref) for r in rs])
-        tm, _ = _mean_se([1000 * taker_cost(r.our_take, r.ref) for r in rs])
+        dm, _ = mean_stderr([1000 * doubler_cost(r.ours, r.ref) for r in rs])
+        tm, _ = mean_stderr([1000 * taker_cost(r.our_take, r.ref) for r in rs])
         refs = Counter(r.ref.action for r in rs)
         mix = " ".join(f"{_SHORT[c]} {refs[c]}" for c in CLASSES)
         yield f"  {sit.label:<46} {agree / len(rs):6.1%}  {dm:6.2f} {tm:6.2f}   (reference: {mix})"

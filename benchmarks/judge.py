@@ -62,10 +62,12 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # stats.py, beside this file
 
 from backgammon import LegalMoves, Position
 from backgammon.bots import Bot, load
 from backgammon.progress import Progress
+from stats import mean_stderr
 
 #: The committed reference set.
 DATA = Path(__file__).resolve().parent / "data" / "judge-gnubg2.json.gz"
@@ -318,18 +320,10 @@ class Score:
         return sum(self.losses) / self.n if self.n else math.nan
 
     def stderr(self) -> float:
-        return _stderr(self.losses)
+        return mean_stderr(self.losses)[1]
 
     def share(self, above: float) -> float:
         return sum(1 for x in self.losses if x > above) / self.n if self.n else math.nan
-
-
-def _stderr(xs: Sequence[float]) -> float:
-    n = len(xs)
-    if n < 2:
-        return math.nan
-    m = sum(xs) / n
-    return math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
 
 
 def judge(decisions: Sequence[Decision], names: Sequence[str], *, seed: int = 1,
@@ -357,7 +351,7 @@ def report(scores: Sequence[Score], reference: str = "gnubg0") -> Iterator[str]:
         ratio = f"{s.mean() / ref.mean():.2f}" if ref is not None and ref.mean() > 0 else "–"
         if ref is not None and s is not ref:
             diff = [a - b for a, b in zip(s.losses, ref.losses)]
-            paired = f"{1000 * sum(diff) / len(diff):+.2f} ± {1000 * _stderr(diff):.2f}"
+            paired = f"{1000 * sum(diff) / len(diff):+.2f} ± {1000 * mean_stderr(diff)[1]:.2f}"
         else:
             paired = "–"
         yield (f"{s.name:<13}{s.n:>10}{f'{1000 * s.mean():.2f} ± {1000 * s.stderr():.2f}':>19}"

@@ -36,7 +36,6 @@ two cores): README.md, "A short tour", beside the strength table.
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import os
 import random
@@ -49,6 +48,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # strength.py, beside this file
 
+from stats import mean_stderr  # noqa: E402
 from strength import GnubgNN, play_game  # noqa: E402
 
 from backgammon import LegalMoves, Position  # noqa: E402
@@ -176,14 +176,6 @@ def run(name: str, games: int, seeds: Sequence[int], workers: int,
     return out
 
 
-def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    if n < 2:
-        return m, math.nan
-    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n)
-
-
 def report(results: Sequence[PairResult], name: str) -> list[str]:
     """The printed table (module docs): decision shares, then one line per player."""
     by: dict[str | None, dict[tuple[int, int], PairResult]] = {}
@@ -201,13 +193,13 @@ def report(results: Sequence[PairResult], name: str) -> list[str]:
         rows = by.get(swapped)
         if not rows:
             continue
-        m, se = _mean_se([r.mean for r in rows.values()])
+        m, se = mean_stderr([r.mean for r in rows.values()])
         label = name if swapped is None else f"{name}, gnubg in {swapped}"
         paired = "–"
         if swapped is not None:
             diffs = [r.mean - own[k].mean for k, r in rows.items() if k in own]
             if diffs:
-                d, dse = _mean_se(diffs)
+                d, dse = mean_stderr(diffs)
                 paired = f"{d:+.4f} ± {dse:.4f}"
         lines.append(f"{label:<28}{2 * len(rows):>7}{f'{m:+.4f} ± {se:.4f}':>20}{paired:>24}")
     return lines

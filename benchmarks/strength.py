@@ -45,7 +45,6 @@ and 2 plies (gnubg-nn's own move filters)::
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import os
 import random
@@ -57,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # stats.py, beside this file
 
 from backgammon import LegalMoves, Move, Step
 from backgammon.bots import Bot, available, load
@@ -66,6 +66,7 @@ from backgammon.progress import Progress
 from backgammon.rules import Rules
 from backgammon.table import Seat, Table, decide
 from backgammon.table.commands import Play
+from stats import mean_stderr
 
 
 class GnubgNN(Bot):
@@ -247,21 +248,11 @@ class Tally:
     def stderr(self) -> float:
         """Standard error of the mean points per game, over duplicate pairs."""
         per_pair = [(p.first + p.second) / 2 for p in sorted(self.pairs, key=lambda r: r.index)]
-        n = len(per_pair)
-        if n < 2:
-            return math.nan
-        m = sum(per_pair) / n
-        var = sum((x - m) ** 2 for x in per_pair) / (n - 1)
-        return math.sqrt(var / n)
+        return mean_stderr(per_pair)[1]
 
     def naive_stderr(self) -> float:
         """Standard error as if all games were independent (for comparison)."""
-        pts = self.points()
-        n = len(pts)
-        if n < 2:
-            return math.nan
-        m = sum(pts) / n
-        return math.sqrt(sum((x - m) ** 2 for x in pts) / (n - 1) / n)
+        return mean_stderr(self.points())[1]
 
     def breakdown(self) -> dict[int, int]:
         """How many games ended with each result (+3 .. -3), from the first bot's side."""
