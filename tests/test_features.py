@@ -425,7 +425,7 @@ def outputs_of(nets: NetworkPair, keys: np.ndarray) -> tuple[np.ndarray, ...]:
     x = encode(keys)
     raw = []
     for net in (nets.contact, nets.race):
-        h = np.zeros(2 * net.hidden, np.float32)
+        _, h = K.net_scratch(K.NUM_INPUTS, net.hidden)
         v = np.zeros(5)
         r = np.zeros((len(keys), 5))
         for i in range(len(keys)):
@@ -480,3 +480,16 @@ def test_padding_rows() -> None:
     assert not p[old:K.PER_SIDE].any() and not p[K.PER_SIDE + old:].any()
     with pytest.raises(ValueError):
         pad_old_inputs(np.zeros((K.NUM_INPUTS, 3)))
+
+
+def test_the_forward_pass_refuses_a_hidden_buffer_without_room_for_its_input_list() -> None:
+    """K.forward lists the non-zero inputs at the end of ``h`` (net_scratch sizes it): a
+    buffer of the old size is an error, not a write past its end."""
+    nets = NetworkPair.load(DEFAULT_WEIGHTS)
+    x = encode(np.zeros((1, 50), np.uint8) + 1)[0].astype(np.float32)
+    v = np.zeros(5)
+    with pytest.raises(ValueError, match="net_scratch"):
+        K.forward(x, *nets.contact.kernel_arrays(), np.zeros(2 * nets.contact.hidden, np.float32), v)
+    _, h = K.net_scratch(K.NUM_INPUTS, nets.contact.hidden)
+    K.forward(x, *nets.contact.kernel_arrays(), h, v)
+    assert 0.0 < v[0] < 1.0
