@@ -50,14 +50,32 @@ def test_cache_slots_find_what_was_stored() -> None:
     rows = [key_of(p)[0] for p, _ in random_game_positions(seed=3, games=1)][:40]
     for i, key in enumerate(rows):
         j = S._slot(used, keys, key)
-        if j >= 0 and used[j] == 0:
-            S._store(used, keys, vals, j, key, np.full(5, float(i)))
+        if j < 0:
+            S._store(used, keys, vals, -j - 1, key, np.full(5, float(i)))
     stored = 0
     for i, key in enumerate(rows):
         j = S._slot(used, keys, key)
-        if j >= 0 and used[j] == 1:
+        if j >= 0:
             stored += 1
             assert (keys[j] == key).all()
             first = next(k for k, r in enumerate(rows) if (r == key).all())
             assert vals[j, 0] == first
     assert stored >= 20
+
+
+def test_a_full_cache_replaces_entries_and_never_answers_for_another_key() -> None:
+    """Four slots, many positions: each lookup finds its own key's value or nothing, a
+    key just stored is found, and a miss in a full cache points at a slot to reuse."""
+    used, keys, vals = S._new_cache(4)
+    rows = [key_of(p)[0] for p, _ in random_game_positions(seed=5, games=2)][:200]
+    first: dict[bytes, int] = {}
+    for i, key in enumerate(rows):
+        first.setdefault(key.tobytes(), i)
+        j = S._slot(used, keys, key)
+        if j >= 0:
+            assert (keys[j] == key).all() and vals[j, 0] == first[key.tobytes()]
+            continue
+        assert 0 <= -j - 1 < 4
+        S._store(used, keys, vals, -j - 1, key, np.full(5, float(first[key.tobytes()])))
+        assert S._slot(used, keys, key) == -j - 1
+    assert used.all()

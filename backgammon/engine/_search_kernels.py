@@ -107,8 +107,8 @@ def one_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
 #: positions met after the opponent's reply.
 LEAF_SLOTS = 1 << 17
 MID_SLOTS = 1 << 12
-#: Probes before a key is given up (evaluated without being stored).
-_PROBES = 16
+#: Slots probed for a key (linear probing) before its entry replaces the first one probed.
+_PROBES = 4
 
 
 @njit(cache=True, nogil=True)
@@ -120,18 +120,21 @@ def _new_cache(slots: int) -> Any:
 
 @njit(cache=True, nogil=True)
 def _slot(used: Any, keys: Any, key: Any) -> int:
-    """The slot of ``key`` in a cache (open addressing on a 64-bit FNV-1a hash of the 50
-    bytes, linear probing): the slot that holds it, else the free slot where it goes, else −1 (the probes
-    ran out)."""
+    """Where ``key`` is in a cache (open addressing on a 64-bit FNV-1a hash of the 50
+    bytes, :data:`_PROBES` slots probed): the slot ``j >= 0`` that holds it, else
+    ``-(j + 1)`` for the slot ``j`` where it goes — the first free one probed, else the
+    first one probed, whose entry it replaces. A full cache keeps its recent entries (the
+    transpositions of a decision) and costs a few probes a miss, not a scan."""
     hsh = np.uint64(14695981039346656037)
     prime = np.uint64(1099511628211)
     for i in range(50):
         hsh = (hsh ^ np.uint64(key[i])) * prime
     size = used.shape[0]
-    j = np.int64((hsh ^ (hsh >> np.uint64(29))) % np.uint64(size))
+    home = np.int64((hsh ^ (hsh >> np.uint64(29))) % np.uint64(size))
+    j = home
     for _ in range(_PROBES):
         if used[j] == 0:
-            return int(j)
+            return -int(j) - 1
         same = True
         for i in range(50):
             if keys[j, i] != key[i]:
@@ -140,14 +143,13 @@ def _slot(used: Any, keys: Any, key: Any) -> int:
         if same:
             return int(j)
         j = (j + 1) % size
-    return -1
+    return -int(home) - 1
 
 
 @njit(cache=True, nogil=True)
 def _store(used: Any, keys: Any, vals: Any, j: int, key: Any, v: Any) -> None:
-    """Keep ``v`` as the outputs of ``key`` in slot ``j`` (nothing when ``j`` is −1)."""
-    if j < 0:
-        return
+    """Keep ``v`` as the outputs of ``key`` in slot ``j`` (a slot :func:`_slot` gave as
+    ``-(j + 1)``)."""
     used[j] = 1
     for i in range(50):
         keys[j, i] = key[i]
@@ -171,13 +173,13 @@ def _best_play_cached(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: An
     for k in range(n):
         key = boards[k]
         j = _slot(used, ckeys, key)
-        if j >= 0 and used[j] == 1:
+        if j >= 0:
             for m in range(NUM_OUTPUTS):
                 v[m] = cvals[j, m]
         else:
             eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
                      x, h, v)
-            _store(used, ckeys, cvals, j, key, v)
+            _store(used, ckeys, cvals, -j - 1, key, v)
         eq = -equity_of(v)
         if eq > best_eq:
             best_eq = eq
@@ -254,14 +256,14 @@ def two_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                                   comp, boff, bfirst, x, h, v, bv)
                     nxt = boards[k]  # the 1-ply below works in its own scratch arrays
                 j = _slot(mused, mkeys, nxt)
-                if j >= 0 and mused[j] == 1:
+                if j >= 0:
                     for m in range(NUM_OUTPUTS):
                         nv[m] = mvals[j, m]
                 else:
                     _one_ply_cached(nxt, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
                                     boff, bfirst, boards2, steps2, dies2, table2, st2, x, h,
                                     v, bv, nv, used, ckeys, cvals)
-                    _store(mused, mkeys, mvals, j, nxt, nv)
+                    _store(mused, mkeys, mvals, -j - 1, nxt, nv)
                 _add_flipped(acc, w, nv)
         clip_outputs(acc)
 
