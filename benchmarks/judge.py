@@ -30,7 +30,11 @@ of CPU a decision (24 minutes on one core of a busy 2-core machine), 191 KiB; gn
 own choice tops its table in 991 of them.
 
 **The judging**: each bot named (default ``expert worldclass grandmaster gnubg0 gnubg1``;
-any registered bot, through :func:`backgammon.bots.load` and ``choose_index``; ``gnubgN`` is
+any registered bot, through :func:`backgammon.bots.load` and ``choose_index``, and
+``NAME@FILE`` that bot with the network weights of ``FILE`` — a training run's
+``best.npz``, shown as ``NAME@<run folder>`` —, so candidate networks are judged side by
+side without being shipped: ``--bots expert@training/runs/sl13/best.npz
+expert@/tmp/new.npz gnubg0``, a second for 1,000 decisions at 0 ply; ``gnubgN`` is
 ``gnubg_nn.best_move(board, d1, d2, n=N)`` matched to our play by its resulting position;
 ``gnubg2`` reads gnubg 2-ply's choice stored in the set) chooses a play in every decision,
 and gives away ``best equity of the table - equity of its play`` (0 when it picks gnubg
@@ -288,6 +292,9 @@ class Chooser:
         self._ply: int | None = None
         if name.startswith("gnubg") and name[5:].isdigit():
             self._ply = int(name[5:])
+        elif "@" in name:  # NAME@FILE: that bot with those weights
+            bot, weights = name.split("@", 1)
+            self._bot = load(bot, seed=random.Random(f"judge:{seed}:{bot}"), weights=weights)
         else:
             self._bot = load(name, seed=random.Random(f"judge:{seed}:{name}"))
 
@@ -326,11 +333,27 @@ class Score:
         return sum(1 for x in self.losses if x > above) / self.n if self.n else math.nan
 
 
+def label(name: str) -> str:
+    """A player's name in the table: ``NAME@FILE`` shortened to ``NAME@<run>`` for a
+    checkpoint (``best``, ``latest`` or ``round-k`` in a run's folder), else ``NAME@<file
+    stem>``.
+
+    >>> label("expert@training/runs/sl13/best.npz"), label("expert@/tmp/ft1.npz"), label("gnubg0")
+    ('expert@sl13', 'expert@ft1', 'gnubg0')
+    """
+    if "@" not in name:
+        return name
+    bot, weights = name.split("@", 1)
+    path = Path(weights)
+    checkpoint = path.stem in ("best", "latest") or path.stem.startswith("round-")
+    return f"{bot}@{path.parent.name if checkpoint and path.parent.name else path.stem}"
+
+
 def judge(decisions: Sequence[Decision], names: Sequence[str], *, seed: int = 1,
           on_decision: Callable[[int], None] | None = None) -> list[Score]:
     """Every named player's loss in every decision."""
     choosers = [Chooser(name, seed) for name in names]
-    scores = [Score(name) for name in names]
+    scores = [Score(label(name)) for name in names]
     for k, decision in enumerate(decisions):
         for chooser, score in zip(choosers, scores):
             t0 = time.perf_counter()
@@ -345,8 +368,11 @@ def judge(decisions: Sequence[Decision], names: Sequence[str], *, seed: int = 1,
 def report(scores: Sequence[Score], reference: str = "gnubg0") -> Iterator[str]:
     """The printed table: one line per player."""
     ref = next((s for s in scores if s.name == reference), None)
-    yield (f"{'player':<13}{'decisions':>10}{'mEMG/decision':>19}{'any loss':>10}{'blunders':>10}"
-           f"{'× ' + reference:>10}{'− ' + reference + ' (paired)':>22}{'ms/decision':>13}")
+    width = max([13, *(len(s.name) + 1 for s in scores)])
+    rw = max(10, len(reference) + 3)
+    pw = max(22, len(reference) + 12)
+    yield (f"{'player':<{width}}{'decisions':>10}{'mEMG/decision':>19}{'any loss':>10}{'blunders':>10}"
+           f"{'× ' + reference:>{rw}}{'− ' + reference + ' (paired)':>{pw}}{'ms/decision':>13}")
     for s in scores:
         ratio = f"{s.mean() / ref.mean():.2f}" if ref is not None and ref.mean() > 0 else "–"
         if ref is not None and s is not ref:
@@ -354,8 +380,8 @@ def report(scores: Sequence[Score], reference: str = "gnubg0") -> Iterator[str]:
             paired = f"{1000 * sum(diff) / len(diff):+.2f} ± {1000 * mean_stderr(diff)[1]:.2f}"
         else:
             paired = "–"
-        yield (f"{s.name:<13}{s.n:>10}{f'{1000 * s.mean():.2f} ± {1000 * s.stderr():.2f}':>19}"
-               f"{100 * s.share(0.0):>9.1f}%{100 * s.share(BLUNDER):>9.1f}%{ratio:>10}{paired:>22}"
+        yield (f"{s.name:<{width}}{s.n:>10}{f'{1000 * s.mean():.2f} ± {1000 * s.stderr():.2f}':>19}"
+               f"{100 * s.share(0.0):>9.1f}%{100 * s.share(BLUNDER):>9.1f}%{ratio:>{rw}}{paired:>{pw}}"
                f"{1000 * s.seconds / max(1, s.n):>13.2f}")
 
 
@@ -372,6 +398,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample", type=float, default=0.25,
                     help="with --build: the share of a game's decisions kept (default 0.25)")
     ap.add_argument("--workers", type=int, default=1, help="with --build: processes (default 1)")
+    ap.add_argument("--reference", default="gnubg0",
+                    help="the player the ratio and the paired difference are against (default gnubg0)")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
     bar_on = False if args.quiet else None
@@ -407,7 +435,7 @@ def main(argv: list[str] | None = None) -> int:
         scores = judge(decisions, args.bots, seed=args.seed, on_decision=bar.update)
     finally:
         bar.close()
-    for line in report(scores):
+    for line in report(scores, reference=label(args.reference)):
         print(line)
     print(f"blunders: a loss above {1000 * BLUNDER:.0f} mEMG")
     return 0

@@ -148,3 +148,18 @@ def test_reading_an_unknown_format_fails(judge: ModuleType, tmp_path: Path) -> N
     judge.save({"format": 0, "built": {}, "decisions": []}, path)
     with pytest.raises(ValueError, match="format 0"):
         judge.read_set(path)
+
+
+def test_a_bot_with_named_weights_is_judged_under_its_run(judge: ModuleType) -> None:
+    """``NAME@FILE``: the bot with those weights (the shipped file here: the same choices as
+    the plain bot), shown as ``NAME@<run>`` for a run's checkpoint."""
+    from backgammon.engine.evaluator import DEFAULT_WEIGHTS
+
+    assert judge.label("expert@training/runs/sl13/best.npz") == "expert@sl13"
+    assert judge.label("expert@/tmp/ft1.npz") == "expert@ft1"
+    assert judge.label("expert") == "expert"
+    decisions = judge.decisions_of(judge.read_set())[:40]
+    plain, named = judge.judge(decisions, ["expert", f"expert@{DEFAULT_WEIGHTS}"])
+    assert named.name == "expert@expert" and plain.losses == named.losses
+    lines = list(judge.report([plain, named], reference="expert"))
+    assert lines[2].startswith("expert@expert") and "+0.00 ± 0.00" in lines[2]
