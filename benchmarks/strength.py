@@ -40,6 +40,17 @@ and 2 plies (gnubg-nn's own move filters)::
     PYTHONPATH=. .venv/bin/python benchmarks/strength.py expert gnubg --games 2000
     PYTHONPATH=. .venv/bin/python benchmarks/strength.py grandmaster gnubg1 --games 1000 --workers 1
     PYTHONPATH=. .venv/bin/python benchmarks/strength.py grandmaster gnubg2 --games 200 --workers 1
+
+A bot may be named ``NAME@FILE``: that bot with the network weights of ``FILE``, so a
+candidate network plays without being shipped. ``--compare BOT`` plays ``BOT`` against the
+same opponent on the same dice after the first run and prints the first bot's difference
+with it, paired by duplicate pair, with the standard error of the per-pair differences.
+Pairing does not make it much smaller than two separate runs would (two networks' games
+part at their first different play, and the dice then fall on different positions):
+telling apart networks 0.01 points per game apart takes tens of thousands of games;
+``benchmarks/judge.py`` separates them per decision::
+
+    PYTHONPATH=. .venv/bin/python benchmarks/strength.py expert@training/runs/sl15/best.npz gnubg --games 4000 --compare expert
 """
 
 from __future__ import annotations
@@ -208,6 +219,16 @@ class PairResult:
     second: int  # first bot in seat 1, same dice
 
 
+def load_bot(spec: str, seed: Any = None) -> Bot:
+    """The bot ``spec`` names: a registered name, or ``NAME@FILE`` — that bot with the
+    network weights of ``FILE`` (a training run's ``best.npz``: candidates play without
+    being shipped; each process loads a file once)."""
+    if "@" in spec:
+        name, weights = spec.split("@", 1)
+        return load(name, seed=seed, weights=weights)
+    return load(spec, seed=seed)
+
+
 def play_pair(task: tuple[str, str, int, int]) -> PairResult:
     """Duplicate pair ``index``: both games, dice and bot seeds derived from ``seed``."""
     name_a, name_b, seed, index = task
@@ -215,8 +236,8 @@ def play_pair(task: tuple[str, str, int, int]) -> PairResult:
         register_gnubg()
     results: list[int] = []
     for game in (0, 1):
-        a = load(name_a, seed=random.Random(f"{seed}:{index}:{game}:a"))
-        b = load(name_b, seed=random.Random(f"{seed}:{index}:{game}:b"))
+        a = load_bot(name_a, seed=random.Random(f"{seed}:{index}:{game}:a"))
+        b = load_bot(name_b, seed=random.Random(f"{seed}:{index}:{game}:b"))
         dice = SeededDice(f"{seed}:{index}:dice")  # the same stream for both games
         bots = (a, b) if game == 0 else (b, a)
         outcome = play_game(bots, dice)
@@ -335,17 +356,32 @@ def parse_match_args(ap: argparse.ArgumentParser, argv: list[str] | None) -> arg
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
-    for name in (args.bot_a, args.bot_b):
+    for name in (args.bot_a, args.bot_b, *([args.compare] if getattr(args, "compare", None) else [])):
         try:
-            load(name)
-        except ValueError as exc:
+            load_bot(name)
+        except (ValueError, OSError) as exc:
             ap.error(str(exc))
     return args
 
 
+def paired_difference(tally: Tally, other: Tally) -> tuple[float, float, int]:
+    """``tally``'s first bot minus ``other``'s, in points per game, over the duplicate pairs
+    both played (the same dice: pair ``k`` of one seed is the same in every run), with the
+    standard error of the per-pair differences, and the number of pairs."""
+    theirs = {p.index: p for p in other.pairs}
+    diffs = [((p.first + p.second) - (theirs[p.index].first + theirs[p.index].second)) / 2
+             for p in sorted(tally.pairs, key=lambda r: r.index) if p.index in theirs]
+    m, se = mean_stderr(diffs)
+    return m, se, len(diffs)
+
+
 def main(argv: list[str] | None = None) -> int:
     register_gnubg()
-    args = parse_match_args(match_parser((__doc__ or "").splitlines()[0]), argv)
+    ap = match_parser((__doc__ or "").splitlines()[0])
+    ap.add_argument("--compare", metavar="BOT", default=None,
+                    help="also play BOT against the second bot on the same dice and print "
+                         "the first bot's paired difference with it")
+    args = parse_match_args(ap, argv)
 
     pairs = max(1, (args.games + 1) // 2)
     print(
@@ -367,6 +403,19 @@ def main(argv: list[str] | None = None) -> int:
     for line in _iter_lines(tally, args.bot_a, args.bot_b):
         print(line)
     print(f"  {tally.games} games in {elapsed:.1f} s ({tally.games / elapsed:.0f} games/s)")
+    if args.compare:
+        progress = Progress(2 * pairs, f"{args.compare} vs {args.bot_b}", unit="games",
+                            enabled=False if args.quiet else None)
+        try:
+            other = run(args.compare, args.bot_b, args.games, args.seed, args.workers,
+                        lambda t: progress.update(t.games, f"{t.mean():+.3f} ppg"))
+        finally:
+            progress.close()
+        for line in _iter_lines(other, args.compare, args.bot_b):
+            print(line)
+        m, se, n = paired_difference(tally, other)
+        print(f"{args.bot_a} - {args.compare}: {m:+.4f} points per game ± {se:.4f} "
+              f"(paired over {n} duplicate pairs: the same dice, the same opponent)")
     return 0
 
 

@@ -514,6 +514,25 @@ def test_duplicate_match_is_reproducible_and_fair(strength: ModuleType) -> None:
     assert same.mean() == 0 and all(p.first == -p.second for p in same.pairs)
 
 
+def test_a_bot_named_with_a_weights_file_plays_as_that_network(strength: ModuleType) -> None:
+    """``NAME@FILE`` (strength.py): the shipped file gives the plain bot's games; the file is
+    loaded once per process; ``--compare`` pairs two runs by their duplicate pairs."""
+    from backgammon.bots.neural import evaluator_of
+    from backgammon.engine.evaluator import DEFAULT_WEIGHTS
+
+    spec = f"expert@{DEFAULT_WEIGHTS}"
+    bot = strength.load_bot(spec, seed=1)
+    assert bot.evaluator is evaluator_of(DEFAULT_WEIGHTS) is strength.load_bot(spec).evaluator
+    named = strength.run(spec, "pubeval", games=6, seed=5, workers=1)
+    plain = strength.run("expert", "pubeval", games=6, seed=5, workers=1)
+    assert named.points() == plain.points()
+    m, se, n = strength.paired_difference(named, plain)
+    assert (m, se, n) == (0.0, 0.0, 3)
+    worse = strength.run("pubeval", "pubeval", games=6, seed=5, workers=1)  # scores 0 a pair
+    m, _, n = strength.paired_difference(named, worse)
+    assert n == 3 and m == pytest.approx(named.mean())
+
+
 def test_games_are_played_on_the_table_through_decide(
     strength: ModuleType, monkeypatch: pytest.MonkeyPatch
 ) -> None:

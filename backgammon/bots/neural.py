@@ -35,6 +35,8 @@ True
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
@@ -96,6 +98,37 @@ def _proper(d: CubeDecision) -> float:
     return d.no_double
 
 
+#: Evaluators of weights files already loaded in this process, by (path, mtime, size):
+#: a benchmark that makes a bot a game loads its file once (at most this many kept).
+_LOADED_MAX = 8
+_loaded: OrderedDict[tuple[str, int, int], Evaluator] = OrderedDict()
+_loaded_lock = threading.Lock()
+
+
+def evaluator_of(weights: str | Path) -> Evaluator:
+    """The evaluator of the weights file ``weights``, loaded once per process (again when
+    the file changes).
+
+    >>> from backgammon.engine.evaluator import DEFAULT_WEIGHTS
+    >>> evaluator_of(DEFAULT_WEIGHTS) is evaluator_of(str(DEFAULT_WEIGHTS))
+    True
+    """
+    path = Path(weights).resolve()
+    st = path.stat()
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    with _loaded_lock:
+        ev = _loaded.get(key)
+        if ev is not None:
+            _loaded.move_to_end(key)
+            return ev
+    ev = Evaluator.from_file(path)
+    with _loaded_lock:
+        _loaded[key] = ev
+        while len(_loaded) > _LOADED_MAX:
+            _loaded.popitem(last=False)
+    return ev
+
+
 @register("expert")
 class ExpertBot(Bot):
     """The 0-ply neural bot (module docs)."""
@@ -104,7 +137,7 @@ class ExpertBot(Bot):
 
     def __init__(self, *, weights: str | Path | None = None, seed: Seed = None) -> None:
         super().__init__(seed=seed)
-        self.evaluator = default_evaluator() if weights is None else Evaluator.from_file(weights)
+        self.evaluator = default_evaluator() if weights is None else evaluator_of(weights)
 
     def choose_index(self, legal: LegalMoves) -> int:
         """The first play with the best 0-ply cubeless equity."""
