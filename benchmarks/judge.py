@@ -69,9 +69,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # stats.py, beside this file
 
 from backgammon import LegalMoves, Position
-from backgammon.bots import Bot, load
+from backgammon.bots import Bot
 from backgammon.progress import Progress
 from stats import mean_stderr
+from strength import load_bot
 
 #: The committed reference set.
 DATA = Path(__file__).resolve().parent / "data" / "judge-gnubg2.json.gz"
@@ -292,11 +293,9 @@ class Chooser:
         self._ply: int | None = None
         if name.startswith("gnubg") and name[5:].isdigit():
             self._ply = int(name[5:])
-        elif "@" in name:  # NAME@FILE: that bot with those weights
-            bot, weights = name.split("@", 1)
-            self._bot = load(bot, seed=random.Random(f"judge:{seed}:{bot}"), weights=weights)
-        else:
-            self._bot = load(name, seed=random.Random(f"judge:{seed}:{name}"))
+        else:  # a bot's name, or NAME@FILE: that bot with those weights (strength.load_bot)
+            bot = name.split("@", 1)[0]
+            self._bot = load_bot(name, seed=random.Random(f"judge:{seed}:{bot}"))
 
     def choose(self, decision: Decision) -> int:
         legal = decision.legal

@@ -375,6 +375,27 @@ def paired_difference(tally: Tally, other: Tally) -> tuple[float, float, int]:
     return m, se, len(diffs)
 
 
+def _play_and_print(name_a: str, name_b: str, args: argparse.Namespace) -> Tally:
+    """:func:`run` with a progress bar, then its lines and its time printed."""
+    pairs = max(1, (args.games + 1) // 2)
+    progress = Progress(2 * pairs, f"{name_a} vs {name_b}", unit="games",
+                        enabled=False if args.quiet else None)
+
+    def on_pair(tally: Tally) -> None:
+        progress.update(tally.games, f"{tally.mean():+.3f} ppg")
+
+    t0 = time.perf_counter()
+    try:
+        tally = run(name_a, name_b, args.games, args.seed, args.workers, on_pair)
+    finally:
+        progress.close()
+    elapsed = time.perf_counter() - t0
+    for line in _iter_lines(tally, name_a, name_b):
+        print(line)
+    print(f"  {tally.games} games in {elapsed:.1f} s ({tally.games / elapsed:.0f} games/s)")
+    return tally
+
+
 def main(argv: list[str] | None = None) -> int:
     register_gnubg()
     ap = match_parser((__doc__ or "").splitlines()[0])
@@ -388,31 +409,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.bot_a} vs {args.bot_b}: {2 * pairs} cubeless money games "
         f"({pairs} duplicate pairs), seed {args.seed}, {args.workers} worker(s)"
     )
-    progress = Progress(2 * pairs, f"{args.bot_a} vs {args.bot_b}", unit="games",
-                        enabled=False if args.quiet else None)
-
-    def on_pair(tally: Tally) -> None:
-        progress.update(tally.games, f"{tally.mean():+.3f} ppg")
-
-    t0 = time.perf_counter()
-    try:
-        tally = run(args.bot_a, args.bot_b, args.games, args.seed, args.workers, on_pair)
-    finally:
-        progress.close()
-    elapsed = time.perf_counter() - t0
-    for line in _iter_lines(tally, args.bot_a, args.bot_b):
-        print(line)
-    print(f"  {tally.games} games in {elapsed:.1f} s ({tally.games / elapsed:.0f} games/s)")
+    tally = _play_and_print(args.bot_a, args.bot_b, args)
     if args.compare:
-        progress = Progress(2 * pairs, f"{args.compare} vs {args.bot_b}", unit="games",
-                            enabled=False if args.quiet else None)
-        try:
-            other = run(args.compare, args.bot_b, args.games, args.seed, args.workers,
-                        lambda t: progress.update(t.games, f"{t.mean():+.3f} ppg"))
-        finally:
-            progress.close()
-        for line in _iter_lines(other, args.compare, args.bot_b):
-            print(line)
+        other = _play_and_print(args.compare, args.bot_b, args)
         m, se, n = paired_difference(tally, other)
         print(f"{args.bot_a} - {args.compare}: {m:+.4f} points per game ± {se:.4f} "
               f"(paired over {n} duplicate pairs: the same dice, the same opponent)")
