@@ -463,7 +463,7 @@ def test_save_writes_the_new_layout_and_reloads_unpadded() -> None:
     nets.save(buf)
     buf.seek(0)
     with np.load(buf) as raw:
-        assert int(raw["format"]) == FORMAT_VERSION == 2
+        assert int(raw["format"]) == 2 and FORMAT_VERSION == 3  # format 3 only with a second layer
         assert int(raw["inputs"]) == K.NUM_INPUTS == raw["contact_w1"].shape[0]
     buf.seek(0)
     again = NetworkPair.load(buf)
@@ -493,3 +493,80 @@ def test_the_forward_pass_refuses_a_hidden_buffer_without_room_for_its_input_lis
     _, h = K.net_scratch(K.NUM_INPUTS, nets.contact.hidden)
     K.forward(x, *nets.contact.kernel_arrays(), h, v)
     assert 0.0 < v[0] < 1.0
+
+
+# -- a second hidden layer ------------------------------------------------------------------------
+
+def deep_pair(seed: int = 3) -> NetworkPair:
+    """The shipped weights, each network given a second layer with random weights out of it."""
+    rng = np.random.default_rng(seed)
+    nets = NetworkPair.load(DEFAULT_WEIGHTS)
+    deep = NetworkPair(nets.contact.deepen(24, rng), nets.race.deepen(8, rng))
+    for net in (deep.contact, deep.race):
+        assert net.w4 is not None and net.b3 is not None
+        net.w4[...] = rng.normal(0.0, 0.3, net.w4.shape)
+        net.b3[...] = rng.normal(0.0, 0.3, net.b3.shape)
+    return deep
+
+
+def test_a_second_layer_starts_out_computing_the_network_it_was_added_to() -> None:
+    keys = np.load(FIXTURE)["keys"]
+    nets = NetworkPair.load(DEFAULT_WEIGHTS)
+    rng = np.random.default_rng(0)
+    deep = NetworkPair(nets.contact.deepen(32, rng), nets.race.deepen(16, rng))
+    assert deep.contact.hidden2 == 32 and nets.contact.hidden2 == 0
+    np.testing.assert_allclose(Evaluator(deep).outputs(keys), Evaluator(nets).outputs(keys), atol=1e-7)
+    x = encode(keys)
+    np.testing.assert_array_equal(deep.contact.forward(x), nets.contact.forward(x))
+
+
+def test_the_compiled_pass_computes_the_second_layer() -> None:
+    """K.forward against the numpy forward pass of both networks, with weights out of the
+    second layer that change the outputs."""
+    keys = np.load(FIXTURE)["keys"]
+    deep = deep_pair()
+    shallow = NetworkPair.load(DEFAULT_WEIGHTS)
+    x = encode(keys)
+    _, compiled_contact, compiled_race = outputs_of(deep, keys)
+    for net, got, old in ((deep.contact, compiled_contact, shallow.contact),
+                          (deep.race, compiled_race, shallow.race)):
+        ref = net.forward(x)
+        np.testing.assert_allclose(got, ref, atol=2e-6)
+        assert np.abs(ref - old.forward(x)).max() > 0.01  # the second layer matters here
+
+
+def test_weights_with_a_second_layer_round_trip_as_format_3() -> None:
+    deep = deep_pair()
+    buf = io.BytesIO()
+    deep.save(buf)
+    buf.seek(0)
+    with np.load(buf) as raw:
+        assert int(raw["format"]) == FORMAT_VERSION == 3 and "contact_w3" in raw and "race_w4" in raw
+    buf.seek(0)
+    again = NetworkPair.load(buf)
+    for a, b in ((again.contact, deep.contact), (again.race, deep.race)):
+        assert len(a.arrays()) == 7
+        for x, y in zip(a.arrays(), b.arrays()):
+            np.testing.assert_array_equal(x, y)
+    kernel = deep.kernel_args()
+    back = deep.copy()
+    back.set_kernel_args(kernel)  # the packed kernel layout unpacks to the same weights
+    for x, y in zip(back.contact.arrays(), deep.contact.arrays()):
+        np.testing.assert_allclose(x, y, atol=1e-6)
+
+
+def test_a_second_layer_is_checked_and_not_trained_by_td() -> None:
+    from backgammon.engine.network import Network
+    from backgammon.engine.train import Checkpoint, train
+
+    net = NetworkPair.load(DEFAULT_WEIGHTS).race
+    with pytest.raises(ValueError, match="w3, b3 and w4"):
+        Network(net.w1, net.b1, net.w2, net.b2, w3=np.zeros((net.hidden, 4)))
+    with pytest.raises(ValueError, match="do not fit"):
+        Network(net.w1, net.b1, net.w2, net.b2, np.zeros((net.hidden + 1, 4)), np.zeros(4), np.zeros((4, 5)))
+    with pytest.raises(ValueError, match="wider than the first"):
+        net.deepen(net.hidden + 1, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="already has a second layer"):
+        net.deepen(4, np.random.default_rng(0)).deepen(4, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="one-hidden-layer"):
+        train(Checkpoint(deep_pair(), seed=1), 1)

@@ -238,6 +238,34 @@ def test_round_widens_the_contact_network(tmp_path: Path, nets: NetworkPair) -> 
     assert not np.array_equal(student.contact.w1[:, :nets.contact.hidden], nets.contact.w1)
 
 
+def test_round_gives_the_contact_network_a_second_layer(tmp_path: Path, nets: NetworkPair) -> None:
+    config = RefineConfig(positions=300, epochs=2, eval_pairs=3, threads=1, hidden2_contact=6)
+    lines: list[str] = []
+    shallow, shallow_result = refine_round(nets, replace(config, hidden2_contact=0), 0,
+                                           folder=tmp_path, say=lines.append)
+    student, result = refine_round(nets, config, 0, folder=tmp_path, say=lines.append)
+    assert student.contact.hidden2 == 6 and shallow.contact.hidden2 == 0 and student.race.hidden2 == 0
+    assert any("second hidden layer of 6 units" in line for line in lines)
+    # the new layer starts out silent (the same error before the fit), then it is fitted too
+    assert result.contact_error_before == pytest.approx(shallow_result.contact_error_before, rel=1e-9)
+    assert student.contact.w4 is not None and np.abs(student.contact.w4).max() > 0
+    with pytest.raises(ValueError, match="hidden2_contact"):
+        RefineConfig(hidden2_contact=-1)
+
+
+def test_fit_trains_both_layers_of_a_deep_network() -> None:
+    rng = np.random.default_rng(5)
+    net = Network.random(8, rng, inputs=4).deepen(4, rng)
+    x = rng.uniform(size=(256, 4))
+    targets = np.column_stack([x[:, 0] * x[:, 1], 0.3 * x[:, 2], 0.01 + 0 * x[:, 0], 0.2 * x[:, 3],
+                               0.0 * x[:, 0]])
+    after = fit(net, x, targets, epochs=60, batch=32, learning_rate=1e-2, seed=1)
+    assert after.hidden2 == 4
+    assert np.abs(after.forward(x) - targets).mean() < 0.5 * np.abs(net.forward(x) - targets).mean()
+    for name in ("w3", "b3", "w4"):
+        assert not np.array_equal(getattr(after, name), getattr(net, name))
+
+
 def test_round_fits_deeper_labels_where_it_has_them(tmp_path: Path, nets: NetworkPair) -> None:
     config = RefineConfig(positions=300, epochs=1, eval_pairs=3, threads=1)
     _, base = refine_round(nets, config, 0, folder=tmp_path, say=lambda line: None)

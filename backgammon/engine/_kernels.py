@@ -624,29 +624,58 @@ def net_scratch(nin: int, hidden: int) -> tuple[Any, Any]:
     return np.zeros(nin, np.float32), np.zeros(2 * hidden + 2 * nin, np.float32)
 
 
+@njit(cache=True, nogil=True, fastmath=_FORWARD_MATH, inline="always")
+def _sigmoid_f32(a: Any, scratch: Any) -> None:
+    """``a[j] = σ(a[j])`` in single precision for every ``j`` (``scratch``: as many
+    ``float32`` slots, overwritten). numba has no vector ``exp``, so it is computed here,
+    vectorisable: ``e^-z = 2^n · 2^f`` with ``n`` the integer nearest ``-z·log2 e``, ``2^f``
+    by its degree-7 Taylor series (``|f| ≤ ½``: relative error under 1e-8, below single
+    precision) and ``2^n`` built from its exponent bits in ``scratch``."""
+    n_ = a.shape[0]
+    one = np.float32(1.0)
+    lo = np.float32(-40.0)
+    hi = np.float32(40.0)
+    bits = scratch.view(np.int32)
+    l2e = np.float32(_LOG2E)
+    ln2 = np.float32(_LN2)
+    half = np.float32(0.5)
+    c3 = np.float32(1.0 / 6.0)
+    c4 = np.float32(1.0 / 24.0)
+    c5 = np.float32(1.0 / 120.0)
+    c6 = np.float32(1.0 / 720.0)
+    c7 = np.float32(1.0 / 5040.0)
+    for j in range(n_):
+        t = -min(max(a[j], lo), hi) * l2e
+        n = np.floor(t + half)
+        u = (t - n) * ln2
+        a[j] = one + u * (one + u * (half + u * (c3 + u * (c4 + u * (c5 + u * (c6 + u * c7))))))
+        bits[j] = (np.int32(n) + np.int32(127)) << np.int32(23)
+    for j in range(n_):
+        a[j] = one / (one + a[j] * scratch[j])
+
+
 @njit(cache=True, nogil=True, fastmath=_FORWARD_MATH)
 def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, v: Any) -> None:
-    """One-hidden-layer sigmoid network in single precision (the weights as
+    """The network in single precision (the weights as
     :meth:`~backgammon.engine.network.Network.kernel_arrays` gives them: ``float32``,
-    ``w2`` output-major, ``5 × hidden``): ``h = σ(x·w1 + b1)``, ``v = σ(w2·h + b2)``.
+    ``w2`` output-major): ``h = σ(x·w1 + b1)``, ``v = σ(w2[:5]·h + b2[:5])``. A network
+    with a second hidden layer of ``m`` units carries it in the same two arrays: ``b2``
+    holds ``5 + m`` biases and ``w2`` ``10 + m`` rows — the outputs' weights on ``h``, then
+    the second layer's (``g = σ(w2[5:5+m]·h + b2[5:])``), then the outputs' weights on
+    ``g`` (the first ``m`` columns of the last five rows), added to the outputs' sums.
     Skips zero inputs (most of the unary encoding): the non-zero ones are listed first
     (values and rows, in the last ``2 × inputs`` slots of ``h``) and added four rows of
     ``w1`` at a time, so each hidden sum is loaded and stored once per four rows (1.6×
     faster than one row at a time on a 512-unit layer). ``h`` holds at least ``2 × hidden
-    + 2 × inputs`` (:func:`net_scratch`); the activations are left in its first ``hidden``.
-
-    The hidden sigmoid's exponential is computed here, vectorisable (numba has no vector
-    ``exp``): ``e^-z = 2^n · 2^f`` with ``n`` the integer nearest ``-z·log2 e``,
-    ``2^f`` by its degree-7 Taylor series (``|f| ≤ ½``: relative error under 1e-8, below
-    single precision) and ``2^n`` built from its exponent bits. Outputs agree with the
+    + 2 × inputs`` (:func:`net_scratch`; ``m`` may be at most ``hidden`` and ``2 ×
+    inputs``); the activations are left in its first ``hidden`` (and ``g`` in the next
+    ``m``). The sigmoids are :func:`_sigmoid_f32`'s; outputs agree with the
     double-precision :meth:`~backgammon.engine.network.Network.forward` to about 1e-6."""
     nh = b1.shape[0]
-    one = np.float32(1.0)
-    lo = np.float32(-40.0)
-    hi = np.float32(40.0)
     nin = x.shape[0]
     tail = h.shape[0] - 2 * nin
-    if tail < 2 * nh:
+    nh2 = b2.shape[0] - NUM_OUTPUTS
+    if tail < 2 * nh or nh2 > nh or nh2 > 2 * nin:
         raise ValueError("forward: h needs 2 * hidden + 2 * inputs slots (net_scratch)")
     val = h[tail:tail + nin]
     idx = h[tail + nin:tail + 2 * nin].view(np.int32)
@@ -677,29 +706,25 @@ def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, v: Any) -> None:
         for j in range(nh):
             h[j] += a * ra[j]
         q += 1
-    bits = h[nh:2 * nh].view(np.int32)
-    l2e = np.float32(_LOG2E)
-    ln2 = np.float32(_LN2)
-    half = np.float32(0.5)
-    c3 = np.float32(1.0 / 6.0)
-    c4 = np.float32(1.0 / 24.0)
-    c5 = np.float32(1.0 / 120.0)
-    c6 = np.float32(1.0 / 720.0)
-    c7 = np.float32(1.0 / 5040.0)
-    for j in range(nh):
-        t = -min(max(h[j], lo), hi) * l2e
-        n = np.floor(t + half)
-        u = (t - n) * ln2
-        h[j] = one + u * (one + u * (half + u * (c3 + u * (c4 + u * (c5 + u * (c6 + u * c7))))))
-        bits[j] = (np.int32(n) + np.int32(127)) << np.int32(23)
-    scale = h[nh:2 * nh]
-    for j in range(nh):
-        h[j] = one / (one + h[j] * scale[j])
+    _sigmoid_f32(h[:nh], h[nh:2 * nh])
+    if nh2 > 0:  # the second layer, in the sigmoid's scratch (free again); its scratch: the tail
+        g = h[nh:nh + nh2]
+        for i in range(nh2):
+            s = b2[NUM_OUTPUTS + i]
+            wi = w2[NUM_OUTPUTS + i]
+            for j in range(nh):
+                s += h[j] * wi[j]
+            g[i] = s
+        _sigmoid_f32(g, h[tail:tail + nh2])
     for k in range(NUM_OUTPUTS):
         s = b2[k]
         wk = w2[k]
         for j in range(nh):
             s += h[j] * wk[j]
+        if nh2 > 0:
+            wg = w2[NUM_OUTPUTS + nh2 + k]
+            for i in range(nh2):
+                s += h[nh + i] * wg[i]
         z = min(max(np.float64(s), -40.0), 40.0)
         v[k] = 1.0 / (1.0 + np.exp(-z))
 

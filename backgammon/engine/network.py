@@ -1,13 +1,18 @@
-"""The evaluation networks: one hidden layer of sigmoids, five sigmoid outputs.
+"""The evaluation networks: one or two hidden layers of sigmoids, five sigmoid outputs.
 
 A :class:`Network` holds ``w1`` (``inputs × hidden``), ``b1``, ``w2`` (``hidden × 5``) and
-``b2`` as ``float64`` arrays. :meth:`Network.forward` evaluates a batch of encoded positions
+``b2`` as ``float64`` arrays, and optionally a second hidden layer: ``w3`` (``hidden ×
+hidden2``), ``b3`` and ``w4`` (``hidden2 × 5``), whose output is added to the output
+layer's sums (the first layer still feeds the outputs directly, so a network given a
+second layer with zero ``w4`` — :meth:`Network.deepen` — computes what it did). :meth:`Network.forward` evaluates a batch of encoded positions
 with numpy; the compiled kernels take single-precision copies
 (:meth:`Network.kernel_arrays`), which the TD trainer updates in place and
 :meth:`Network.set_kernel_arrays` takes back. A :class:`NetworkPair` is the
 contact and the race network together, saved in one ``.npz`` file.
 
-Format 2 files carry :data:`~._kernels.NUM_INPUTS` input rows (and the count, ``inputs``).
+Format 2 files carry :data:`~._kernels.NUM_INPUTS` input rows (and the count, ``inputs``);
+format 3 files are format 2 with a second hidden layer in either network (written only
+then, so one-layer weights stay readable by older code).
 Format 1 files (the first layout, :data:`~._kernels.OLD_NUM_INPUTS` inputs, without the
 :data:`~._kernels.N_EXTRA` features per side) load padded by :func:`pad_old_inputs`: zero
 weights for the new inputs, so the network computes exactly what it computed before.
@@ -29,7 +34,9 @@ if TYPE_CHECKING:
 __all__ = ["Network", "NetworkPair", "FORMAT_VERSION", "pad_old_inputs"]
 
 #: Bumped whenever the input encoding or the file layout changes.
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+#: The names of a network's arrays in a weights file (the last three only with a second layer).
+_PARTS = ("w1", "b1", "w2", "b2", "w3", "b3", "w4")
 
 
 def pad_old_inputs(w1: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -51,14 +58,35 @@ def pad_old_inputs(w1: NDArray[np.float64]) -> NDArray[np.float64]:
     return out
 
 
+def _sigmoid(z: NDArray[np.float64]) -> NDArray[np.float64]:
+    out: NDArray[np.float64] = 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+    return out
+
+
 @dataclass
 class Network:
-    """One network's weights (mutable ``float64`` arrays, updated in place by training)."""
+    """One network's weights (mutable ``float64`` arrays, updated in place by training);
+    ``w3``, ``b3``, ``w4`` (a second hidden layer) all or none."""
 
     w1: NDArray[np.float64]
     b1: NDArray[np.float64]
     w2: NDArray[np.float64]
     b2: NDArray[np.float64]
+    w3: NDArray[np.float64] | None = None
+    b3: NDArray[np.float64] | None = None
+    w4: NDArray[np.float64] | None = None
+
+    def __post_init__(self) -> None:
+        deep = [a is not None for a in (self.w3, self.b3, self.w4)]
+        if any(deep) and not all(deep):
+            raise ValueError("a second hidden layer needs w3, b3 and w4")
+        if self.w3 is not None and self.b3 is not None and self.w4 is not None:
+            h, h2 = self.hidden, self.hidden2
+            if self.w3.shape != (h, h2) or self.b3.shape != (h2,) or self.w4.shape != (h2, NUM_OUTPUTS):
+                raise ValueError(f"second layer shapes {self.w3.shape}, {self.b3.shape}, "
+                                 f"{self.w4.shape} do not fit {h} hidden units")
+            if h2 > h:
+                raise ValueError(f"a second layer of {h2} units is wider than the first ({h})")
 
     @classmethod
     def random(cls, hidden: int, rng: np.random.Generator, inputs: int = NUM_INPUTS) -> Network:
@@ -74,47 +102,90 @@ class Network:
 
     @property
     def hidden(self) -> int:
-        """Number of hidden units."""
+        """Number of hidden units (of the first hidden layer)."""
         return int(self.b1.shape[0])
 
-    def arrays(self) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64],
-                              NDArray[np.float64]]:
-        """``(w1, b1, w2, b2)``, as the kernels take them."""
-        return self.w1, self.b1, self.w2, self.b2
+    @property
+    def hidden2(self) -> int:
+        """Number of units of the second hidden layer (0: none)."""
+        return 0 if self.b3 is None else int(self.b3.shape[0])
+
+    def arrays(self) -> tuple[NDArray[np.float64], ...]:
+        """``(w1, b1, w2, b2)``, then ``(w3, b3, w4)`` with a second layer."""
+        if self.w3 is None or self.b3 is None or self.w4 is None:
+            return self.w1, self.b1, self.w2, self.b2
+        return self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.w4
 
     def kernel_arrays(self) -> tuple[NDArray[np.float32], NDArray[np.float32],
                                      NDArray[np.float32], NDArray[np.float32]]:
         """``(w1, b1, w2, b2)`` as the compiled forward pass takes them
         (:func:`._kernels.forward`): single precision, ``w2`` output-major (``5 × hidden``).
-        Fresh copies: :meth:`set_kernel_arrays` writes trained ones back.
+        A second layer of ``m`` units travels in the last two: ``w2`` gets ``m`` rows of
+        ``w3`` (transposed) and five of ``w4`` (transposed, zero-padded to ``hidden``
+        columns), ``b2`` the ``m`` biases ``b3``. Fresh copies: :meth:`set_kernel_arrays`
+        writes trained ones back.
 
-        >>> w1, b1, w2, b2 = Network.random(8, np.random.default_rng(0), inputs=3).kernel_arrays()
+        >>> rng = np.random.default_rng(0)
+        >>> w1, b1, w2, b2 = Network.random(8, rng, inputs=3).kernel_arrays()
         >>> w1.shape, w2.shape, str(w2.dtype)
         ((3, 8), (5, 8), 'float32')
+        >>> w1, b1, w2, b2 = Network.random(8, rng, inputs=3).deepen(4, rng).kernel_arrays()
+        >>> w2.shape, b2.shape
+        ((14, 8), (9,))
         """
+        w2 = self.w2.T
+        b2 = self.b2
+        if self.w3 is not None and self.b3 is not None and self.w4 is not None:
+            out_g = np.zeros((NUM_OUTPUTS, self.hidden))
+            out_g[:, :self.hidden2] = self.w4.T
+            w2 = np.vstack([w2, self.w3.T, out_g])
+            b2 = np.concatenate([b2, self.b3])
         return (np.ascontiguousarray(self.w1, np.float32), np.ascontiguousarray(self.b1, np.float32),
-                np.ascontiguousarray(self.w2.T, np.float32), np.ascontiguousarray(self.b2, np.float32))
+                np.ascontiguousarray(w2, np.float32), np.ascontiguousarray(b2, np.float32))
 
     def set_kernel_arrays(self, w1: NDArray[np.float32], b1: NDArray[np.float32],
                           w2: NDArray[np.float32], b2: NDArray[np.float32]) -> None:
         """Take the weights back from arrays laid out as :meth:`kernel_arrays` gives them
         (after the compiled TD trainer updated them in place)."""
+        m = self.hidden2
         self.w1[...] = w1
         self.b1[...] = b1
-        self.w2[...] = w2.T
-        self.b2[...] = b2
+        self.w2[...] = w2[:NUM_OUTPUTS].T
+        self.b2[...] = b2[:NUM_OUTPUTS]
+        if self.w3 is not None and self.b3 is not None and self.w4 is not None:
+            self.w3[...] = w2[NUM_OUTPUTS:NUM_OUTPUTS + m].T
+            self.b3[...] = b2[NUM_OUTPUTS:]
+            self.w4[...] = w2[NUM_OUTPUTS + m:, :m].T
 
     def forward(self, x: NDArray[np.float64]) -> NDArray[np.float64]:
         """Raw outputs (``n × 5``) for encoded inputs ``x`` (``n × inputs``)."""
-        z = x @ self.w1 + self.b1
-        h = 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+        h = _sigmoid(x @ self.w1 + self.b1)
         o = h @ self.w2 + self.b2
-        out: NDArray[np.float64] = 1.0 / (1.0 + np.exp(-np.clip(o, -40.0, 40.0)))
-        return out
+        if self.w3 is not None and self.b3 is not None and self.w4 is not None:
+            o = o + _sigmoid(h @ self.w3 + self.b3) @ self.w4
+        return _sigmoid(o)
 
     def copy(self) -> Network:
         """A deep copy."""
-        return Network(self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy())
+        return Network(*(a.copy() for a in self.arrays()))
+
+    def deepen(self, hidden2: int, rng: np.random.Generator) -> Network:
+        """A copy with a second hidden layer of ``hidden2`` units computing the same
+        function: small random weights into the new layer, zero weights out of it (so the
+        fit starts from what the network knows).
+
+        >>> rng = np.random.default_rng(0)
+        >>> net = Network.random(6, rng, inputs=3)
+        >>> x = rng.uniform(size=(5, 3))
+        >>> deep = net.deepen(4, rng)
+        >>> deep.hidden2, bool(np.allclose(deep.forward(x), net.forward(x)))
+        (4, True)
+        """
+        if self.hidden2:
+            raise ValueError(f"the network already has a second layer ({self.hidden2} units)")
+        w3 = rng.uniform(-1.0, 1.0, (self.hidden, hidden2)) * 2.0 / np.sqrt(self.hidden)
+        return Network(self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy(),
+                       np.ascontiguousarray(w3), np.zeros(hidden2), np.zeros((hidden2, NUM_OUTPUTS)))
 
     def widen(self, hidden: int, rng: np.random.Generator) -> Network:
         """A copy with ``hidden`` hidden units (at least :attr:`hidden`) computing the same
@@ -134,7 +205,10 @@ class Network:
         w1 = np.hstack([self.w1, rng.uniform(-1.0, 1.0, (inputs, extra)) / np.sqrt(inputs)])
         b1 = np.concatenate([self.b1, np.zeros(extra)])
         w2 = np.vstack([self.w2, np.zeros((extra, NUM_OUTPUTS))])
-        return Network(np.ascontiguousarray(w1), b1, np.ascontiguousarray(w2), self.b2.copy())
+        deep: tuple[NDArray[np.float64], ...] = ()
+        if self.w3 is not None and self.b3 is not None and self.w4 is not None:  # new units feed nothing
+            deep = (np.vstack([self.w3, np.zeros((extra, self.hidden2))]), self.b3.copy(), self.w4.copy())
+        return Network(np.ascontiguousarray(w1), b1, np.ascontiguousarray(w2), self.b2.copy(), *deep)
 
 
 @dataclass
@@ -164,9 +238,10 @@ class NetworkPair:
         """The weights as named arrays (for ``np.savez``)."""
         out: dict[str, NDArray[Any]] = {}
         for name, net in (("contact", self.contact), ("race", self.race)):
-            for part, arr in zip(("w1", "b1", "w2", "b2"), net.arrays()):
+            for part, arr in zip(_PARTS, net.arrays()):
                 out[f"{prefix}{name}_{part}"] = arr
-        out[f"{prefix}format"] = np.array(FORMAT_VERSION)
+        deep = self.contact.hidden2 or self.race.hidden2
+        out[f"{prefix}format"] = np.array(FORMAT_VERSION if deep else 2)
         out[f"{prefix}inputs"] = np.array(NUM_INPUTS)
         return out
 
@@ -175,12 +250,13 @@ class NetworkPair:
         """Inverse of :meth:`to_arrays` (``data`` maps names to arrays, e.g. an npz); format 1
         weights are padded (:func:`pad_old_inputs`)."""
         version = int(data[f"{prefix}format"])
-        if version not in (1, FORMAT_VERSION):
-            raise ValueError(f"weights format {version}, this code reads 1 and {FORMAT_VERSION}")
+        if version not in (1, 2, FORMAT_VERSION):
+            raise ValueError(f"weights format {version}, this code reads 1 to {FORMAT_VERSION}")
         nets = []
         for name in ("contact", "race"):
+            names = _PARTS if version == 3 and f"{prefix}{name}_w3" in data else _PARTS[:4]
             parts = [np.ascontiguousarray(np.asarray(data[f"{prefix}{name}_{p}"], np.float64))
-                     for p in ("w1", "b1", "w2", "b2")]
+                     for p in names]
             if version == 1:
                 parts[0] = pad_old_inputs(parts[0])
             nets.append(Network(*parts))

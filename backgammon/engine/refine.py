@@ -125,6 +125,11 @@ class RefineConfig:
     #: counts are more than 60 apart) count this many times in the contact network's fit
     #: (the held-out rows once): the 0-ply net errs most there (``benchmarks/phases.py``)
     late_weight: int = 1
+    #: give the student's contact network a second hidden layer of this many units before
+    #: fitting (:meth:`.network.Network.deepen`: zero weights out of it, so the student
+    #: starts out computing the teacher's function); 0 adds none (a teacher that has one
+    #: keeps it)
+    hidden2_contact: int = 0
 
     def __post_init__(self) -> None:
         if self.positions < 100:
@@ -145,6 +150,8 @@ class RefineConfig:
             raise ValueError(f"weight_decay={self.weight_decay}: in [0, 1)")
         if self.late_weight < 1:
             raise ValueError(f"late_weight={self.late_weight}: at least 1")
+        if self.hidden2_contact < 0:
+            raise ValueError(f"hidden2_contact={self.hidden2_contact}: 0 (none) or more")
 
     @property
     def deeper_files(self) -> tuple[str, ...]:
@@ -263,8 +270,9 @@ def equity_error(net: Network, x: NDArray[np.float64], t: NDArray[np.float64]) -
 def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs: int,
         batch: int, learning_rate: float, seed: int, weight_decay: float = 0.0,
         progress: Progress | None = None) -> Network:
-    """A copy of ``net`` trained toward targets ``t`` (``n × 5`` probabilities) on inputs
-    ``x``: mini-batch Adam on the summed cross-entropy of the five sigmoid outputs, step
+    """A copy of ``net`` (one or two hidden layers) trained toward targets ``t`` (``n × 5``
+    probabilities) on inputs ``x``: mini-batch Adam on the summed cross-entropy of the five
+    sigmoid outputs, step
     ``learning_rate`` cosine-decayed to 1/100 of it over ``epochs`` passes; with
     ``weight_decay`` the weight matrices also shrink by ``step × weight_decay`` each step
     (AdamW's decoupled decay; the biases do not).
@@ -279,8 +287,9 @@ def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs:
     dt = np.float32  # twice the speed of float64 on these matrices, same fit
     xs = np.ascontiguousarray(x, dtype=dt)
     ts = np.ascontiguousarray(t, dtype=dt)
-    w1, b1, w2, b2 = (np.array(a, dtype=dt) for a in (net.w1, net.b1, net.w2, net.b2))
-    params = [w1, b1, w2, b2]
+    params = [np.array(a, dtype=dt) for a in net.arrays()]
+    w1, b1, w2, b2 = params[:4]
+    deep = len(params) == 7
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     beta1, beta2, eps = 0.9, 0.999, 1e-8
@@ -295,17 +304,28 @@ def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs:
             idx = order[lo:lo + batch]
             xb, tb = xs[idx], ts[idx]
             h = _sigmoid(xb @ w1 + b1)
-            o = _sigmoid(h @ w2 + b2)
+            if deep:
+                w3, b3, w4 = params[4:]
+                g = _sigmoid(h @ w3 + b3)
+                o = _sigmoid(h @ w2 + b2 + g @ w4)
+            else:
+                o = _sigmoid(h @ w2 + b2)
             d2 = (o - tb) / len(idx)  # cross-entropy through the output sigmoid
-            dh = (d2 @ w2.T) * h * (1.0 - h)
+            back = d2 @ w2.T
+            if deep:
+                dg = (d2 @ w4.T) * g * (1.0 - g)
+                back += dg @ w3.T
+            dh = back * h * (1.0 - h)
             grads = [xb.T @ dh, dh.sum(0), h.T @ d2, d2.sum(0)]
+            if deep:
+                grads += [h.T @ dg, dg.sum(0), g.T @ d2]
             step += 1
             lr = learning_rate * (0.01 + 0.99 * 0.5 * (1.0 + math.cos(math.pi * step / total)))
             c1 = 1.0 - beta1 ** step
             c2 = 1.0 - beta2 ** step
             if weight_decay:
-                w1 *= 1.0 - lr * weight_decay
-                w2 *= 1.0 - lr * weight_decay
+                for w in params[::2]:  # w1, w2 (and w3, w4): not the biases
+                    w *= 1.0 - lr * weight_decay
             for p, g, mm, vv in zip(params, grads, m, v, strict=True):
                 mm *= beta1
                 mm += (1.0 - beta1) * g
@@ -436,6 +456,9 @@ def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
         if name == "contact" and config.hidden_contact > net.hidden:
             net = net.widen(config.hidden_contact, np.random.default_rng(seed))
             say(f"round {k}: contact network widened to {net.hidden} hidden units")
+        if name == "contact" and config.hidden2_contact and not net.hidden2:
+            net = net.deepen(config.hidden2_contact, np.random.default_rng(seed + 1))
+            say(f"round {k}: contact network given a second hidden layer of {net.hidden2} units")
         before = equity_error(net, xv, targets[val])
         if len(train_rows):
             with Progress(config.epochs, f"round {k}: fitting {name}", unit="epochs") as bar:
@@ -480,6 +503,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--plies", type=int, default=d.plies, help="label depth: 1 or 2")
     ap.add_argument("--hidden-contact", type=int, default=d.hidden_contact,
                     help="widen the contact network to this many hidden units (0: keep)")
+    ap.add_argument("--hidden2-contact", type=int, default=d.hidden2_contact,
+                    help="give the contact network a second hidden layer of this many units "
+                         "(0: none)")
     ap.add_argument("--keys-from", default=None,
                     help="take the positions from this data-<k>.npz instead of sampling")
     ap.add_argument("--deeper", action="append", default=None,
@@ -503,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
                          keys_from=args.keys_from, hidden_contact=args.hidden_contact,
                          deeper=None if args.deeper is None else tuple(args.deeper),
                          deeper_weight=args.deeper_weight, weight_decay=args.weight_decay,
-                         late_weight=args.late_weight)
+                         late_weight=args.late_weight, hidden2_contact=args.hidden2_contact)
     except ValueError as exc:
         ap.error(str(exc))
     folder = args.runs_dir / args.run

@@ -98,7 +98,10 @@ class Checkpoint:
 
 
 def train(ckpt: Checkpoint, games: int) -> None:
-    """Train ``ckpt``'s networks for ``games`` more self-play games (in place)."""
+    """Train ``ckpt``'s networks for ``games`` more self-play games (in place). TD(λ)
+    here updates one hidden layer: networks with a second one are fitted by :mod:`.refine`."""
+    if ckpt.nets.contact.hidden2 or ckpt.nets.race.hidden2:
+        raise ValueError("TD training takes one-hidden-layer networks; this one has a second layer")
     stats = np.zeros(4)
     t = time.perf_counter()
     kernel: Any = K.train_games
