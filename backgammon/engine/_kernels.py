@@ -709,12 +709,34 @@ def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, v: Any) -> None:
     _sigmoid_f32(h[:nh], h[nh:2 * nh])
     if nh2 > 0:  # the second layer, in the sigmoid's scratch (free again); its scratch: the tail
         g = h[nh:nh + nh2]
-        for i in range(nh2):
+        i = 0
+        while i + 3 < nh2:  # four rows a pass: each activation loaded once for four sums
+            wa = w2[NUM_OUTPUTS + i]
+            wb = w2[NUM_OUTPUTS + i + 1]
+            wc = w2[NUM_OUTPUTS + i + 2]
+            wd = w2[NUM_OUTPUTS + i + 3]
+            sa = b2[NUM_OUTPUTS + i]
+            sb = b2[NUM_OUTPUTS + i + 1]
+            sc = b2[NUM_OUTPUTS + i + 2]
+            sd = b2[NUM_OUTPUTS + i + 3]
+            for j in range(nh):
+                hj = h[j]
+                sa += hj * wa[j]
+                sb += hj * wb[j]
+                sc += hj * wc[j]
+                sd += hj * wd[j]
+            g[i] = sa
+            g[i + 1] = sb
+            g[i + 2] = sc
+            g[i + 3] = sd
+            i += 4
+        while i < nh2:
             s = b2[NUM_OUTPUTS + i]
             wi = w2[NUM_OUTPUTS + i]
             for j in range(nh):
                 s += h[j] * wi[j]
             g[i] = s
+            i += 1
         _sigmoid_f32(g, h[tail:tail + nh2])
     for k in range(NUM_OUTPUTS):
         s = b2[k]
