@@ -85,8 +85,9 @@ class Network:
             if self.w3.shape != (h, h2) or self.b3.shape != (h2,) or self.w4.shape != (h2, NUM_OUTPUTS):
                 raise ValueError(f"second layer shapes {self.w3.shape}, {self.b3.shape}, "
                                  f"{self.w4.shape} do not fit {h} hidden units")
-            if h2 > h:
-                raise ValueError(f"a second layer of {h2} units is wider than the first ({h})")
+            if h2 > h or h2 > 2 * self.w1.shape[0]:  # the kernels' scratch (._kernels.forward)
+                raise ValueError(f"a second layer of {h2} units is wider than the first ({h}) "
+                                 f"or than twice the inputs ({self.w1.shape[0]})")
 
     @classmethod
     def random(cls, hidden: int, rng: np.random.Generator, inputs: int = NUM_INPUTS) -> Network:
