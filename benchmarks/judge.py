@@ -25,16 +25,18 @@ its equity, plus gnubg 2-ply's own choice (``best_move(..., n=2)``, with gnubg's
 filters) as a check of the orientation; and how it was built (seed, games, gnubg-nn
 version, date). ``--build`` reuses the decisions already in the file when it was built
 with the same seed, sample and ply, so a set grows by building again with a larger
-``--decisions``. The committed set: 1,000 decisions (22,345 plays) from 94 games, about 0.6 s
-of CPU a decision (24 minutes on one core of a busy 2-core machine), 191 KiB; gnubg 2-ply's
-own choice tops its table in 991 of them.
+``--decisions``. The committed set: 5,000 decisions (102,501 plays) from 452 games, about
+0.6 s of CPU a decision (grown from 1,000 to 3,000 in 634 s with two workers and to 5,000
+in 1,234 s with one, both beside other work on a 2-core machine), 899 KiB; gnubg 2-ply's
+own choice tops its table in 4,956 of them (its move filters may drop the table's best
+play before the 2-ply stage: it gives away 0.069 and 0.079 in two decisions).
 
 **The judging**: each bot named (default ``expert worldclass grandmaster gnubg0 gnubg1``;
 any registered bot, through :func:`backgammon.bots.load` and ``choose_index``, and
 ``NAME@FILE`` that bot with the network weights of ``FILE`` — a training run's
 ``best.npz``, shown as ``NAME@<run folder>`` —, so candidate networks are judged side by
 side without being shipped: ``--bots expert@training/runs/sl13/best.npz
-expert@/tmp/new.npz gnubg0``, a second for 1,000 decisions at 0 ply; ``gnubgN`` is
+expert@/tmp/new.npz gnubg0``, seconds for 5,000 decisions at 0 ply; ``gnubgN`` is
 ``gnubg_nn.best_move(board, d1, d2, n=N)`` matched to our play by its resulting position;
 ``gnubg2`` reads gnubg 2-ply's choice stored in the set) chooses a play in every decision,
 and gives away ``best equity of the table - equity of its play`` (0 when it picks gnubg
