@@ -497,10 +497,19 @@ def test_the_forward_pass_refuses_a_hidden_buffer_without_room_for_its_input_lis
 
 # -- a second hidden layer ------------------------------------------------------------------------
 
-def deep_pair(seed: int = 3) -> NetworkPair:
-    """The shipped weights, each network given a second layer with random weights out of it."""
-    rng = np.random.default_rng(seed)
+def one_layer_pair() -> NetworkPair:
+    """The shipped weights without any second hidden layer (its first layer and outputs)."""
+    from backgammon.engine.network import Network
+
     nets = NetworkPair.load(DEFAULT_WEIGHTS)
+    return NetworkPair(*(Network(*net.arrays()[:4]) for net in (nets.contact, nets.race)))
+
+
+def deep_pair(seed: int = 3) -> NetworkPair:
+    """The shipped weights' first layers, each network given a second layer with random
+    weights out of it."""
+    rng = np.random.default_rng(seed)
+    nets = one_layer_pair()
     deep = NetworkPair(nets.contact.deepen(24, rng), nets.race.deepen(8, rng))
     for net in (deep.contact, deep.race):
         assert net.w4 is not None and net.b3 is not None
@@ -511,7 +520,7 @@ def deep_pair(seed: int = 3) -> NetworkPair:
 
 def test_a_second_layer_starts_out_computing_the_network_it_was_added_to() -> None:
     keys = np.load(FIXTURE)["keys"]
-    nets = NetworkPair.load(DEFAULT_WEIGHTS)
+    nets = one_layer_pair()
     rng = np.random.default_rng(0)
     deep = NetworkPair(nets.contact.deepen(32, rng), nets.race.deepen(16, rng))
     assert deep.contact.hidden2 == 32 and nets.contact.hidden2 == 0
@@ -525,7 +534,7 @@ def test_the_compiled_pass_computes_the_second_layer() -> None:
     second layer that change the outputs."""
     keys = np.load(FIXTURE)["keys"]
     deep = deep_pair()
-    shallow = NetworkPair.load(DEFAULT_WEIGHTS)
+    shallow = one_layer_pair()
     x = encode(keys)
     _, compiled_contact, compiled_race = outputs_of(deep, keys)
     for net, got, old in ((deep.contact, compiled_contact, shallow.contact),
@@ -559,7 +568,7 @@ def test_a_second_layer_is_checked_and_not_trained_by_td() -> None:
     from backgammon.engine.network import Network
     from backgammon.engine.train import Checkpoint, train
 
-    net = NetworkPair.load(DEFAULT_WEIGHTS).race
+    net = one_layer_pair().race
     with pytest.raises(ValueError, match="w3, b3 and w4"):
         Network(net.w1, net.b1, net.w2, net.b2, w3=np.zeros((net.hidden, 4)))
     with pytest.raises(ValueError, match="do not fit"):
