@@ -239,6 +239,7 @@ def test_round_widens_the_contact_network(tmp_path: Path, nets: NetworkPair) -> 
 
 
 def test_round_gives_the_contact_network_a_second_layer(tmp_path: Path, nets: NetworkPair) -> None:
+    nets = NetworkPair(Network(*nets.contact.arrays()[:4]), nets.race)  # a one-layer teacher
     config = RefineConfig(positions=300, epochs=2, eval_pairs=3, threads=1, hidden2_contact=6)
     lines: list[str] = []
     shallow, shallow_result = refine_round(nets, replace(config, hidden2_contact=0), 0,
