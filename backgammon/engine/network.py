@@ -58,8 +58,10 @@ def pad_old_inputs(w1: NDArray[np.float64]) -> NDArray[np.float64]:
     return out
 
 
-def _sigmoid(z: NDArray[np.float64]) -> NDArray[np.float64]:
-    out: NDArray[np.float64] = 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+def sigmoid(z: NDArray[Any]) -> NDArray[Any]:
+    """The logistic function of every element, its argument clipped to ±40 (numpy: the
+    forward pass here and the fit in :mod:`.refine`)."""
+    out: NDArray[Any] = 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
     return out
 
 
@@ -80,11 +82,12 @@ class Network:
         deep = [a is not None for a in (self.w3, self.b3, self.w4)]
         if any(deep) and not all(deep):
             raise ValueError("a second hidden layer needs w3, b3 and w4")
-        if self.w3 is not None and self.b3 is not None and self.w4 is not None:
+        if (second := self.second_layer) is not None:
+            w3, b3, w4 = second
             h, h2 = self.hidden, self.hidden2
-            if self.w3.shape != (h, h2) or self.b3.shape != (h2,) or self.w4.shape != (h2, NUM_OUTPUTS):
-                raise ValueError(f"second layer shapes {self.w3.shape}, {self.b3.shape}, "
-                                 f"{self.w4.shape} do not fit {h} hidden units")
+            if w3.shape != (h, h2) or b3.shape != (h2,) or w4.shape != (h2, NUM_OUTPUTS):
+                raise ValueError(f"second layer shapes {w3.shape}, {b3.shape}, "
+                                 f"{w4.shape} do not fit {h} hidden units")
             if h2 > h or h2 > 2 * self.w1.shape[0]:  # the kernels' scratch (._kernels.forward)
                 raise ValueError(f"a second layer of {h2} units is wider than the first ({h}) "
                                  f"or than twice the inputs ({self.w1.shape[0]})")
@@ -111,11 +114,17 @@ class Network:
         """Number of units of the second hidden layer (0: none)."""
         return 0 if self.b3 is None else int(self.b3.shape[0])
 
+    @property
+    def second_layer(self) -> tuple[NDArray[np.float64], NDArray[np.float64],
+                                    NDArray[np.float64]] | None:
+        """``(w3, b3, w4)``, or None without a second layer."""
+        if self.w3 is None or self.b3 is None or self.w4 is None:
+            return None
+        return self.w3, self.b3, self.w4
+
     def arrays(self) -> tuple[NDArray[np.float64], ...]:
         """``(w1, b1, w2, b2)``, then ``(w3, b3, w4)`` with a second layer."""
-        if self.w3 is None or self.b3 is None or self.w4 is None:
-            return self.w1, self.b1, self.w2, self.b2
-        return self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.w4
+        return self.w1, self.b1, self.w2, self.b2, *(self.second_layer or ())
 
     def kernel_arrays(self) -> tuple[NDArray[np.float32], NDArray[np.float32],
                                      NDArray[np.float32], NDArray[np.float32]]:
@@ -136,11 +145,12 @@ class Network:
         """
         w2 = self.w2.T
         b2 = self.b2
-        if self.w3 is not None and self.b3 is not None and self.w4 is not None:
+        if (second := self.second_layer) is not None:
+            w3, b3, w4 = second
             out_g = np.zeros((NUM_OUTPUTS, self.hidden))
-            out_g[:, :self.hidden2] = self.w4.T
-            w2 = np.vstack([w2, self.w3.T, out_g])
-            b2 = np.concatenate([b2, self.b3])
+            out_g[:, :self.hidden2] = w4.T
+            w2 = np.vstack([w2, w3.T, out_g])
+            b2 = np.concatenate([b2, b3])
         return (np.ascontiguousarray(self.w1, np.float32), np.ascontiguousarray(self.b1, np.float32),
                 np.ascontiguousarray(w2, np.float32), np.ascontiguousarray(b2, np.float32))
 
@@ -153,18 +163,20 @@ class Network:
         self.b1[...] = b1
         self.w2[...] = w2[:NUM_OUTPUTS].T
         self.b2[...] = b2[:NUM_OUTPUTS]
-        if self.w3 is not None and self.b3 is not None and self.w4 is not None:
-            self.w3[...] = w2[NUM_OUTPUTS:NUM_OUTPUTS + m].T
-            self.b3[...] = b2[NUM_OUTPUTS:]
-            self.w4[...] = w2[NUM_OUTPUTS + m:, :m].T
+        if (second := self.second_layer) is not None:
+            w3, b3, w4 = second
+            w3[...] = w2[NUM_OUTPUTS:NUM_OUTPUTS + m].T
+            b3[...] = b2[NUM_OUTPUTS:]
+            w4[...] = w2[NUM_OUTPUTS + m:, :m].T
 
     def forward(self, x: NDArray[np.float64]) -> NDArray[np.float64]:
         """Raw outputs (``n × 5``) for encoded inputs ``x`` (``n × inputs``)."""
-        h = _sigmoid(x @ self.w1 + self.b1)
+        h = sigmoid(x @ self.w1 + self.b1)
         o = h @ self.w2 + self.b2
-        if self.w3 is not None and self.b3 is not None and self.w4 is not None:
-            o = o + _sigmoid(h @ self.w3 + self.b3) @ self.w4
-        return _sigmoid(o)
+        if (second := self.second_layer) is not None:
+            w3, b3, w4 = second
+            o = o + sigmoid(h @ w3 + b3) @ w4
+        return sigmoid(o)
 
     def copy(self) -> Network:
         """A deep copy."""
@@ -207,8 +219,9 @@ class Network:
         b1 = np.concatenate([self.b1, np.zeros(extra)])
         w2 = np.vstack([self.w2, np.zeros((extra, NUM_OUTPUTS))])
         deep: tuple[NDArray[np.float64], ...] = ()
-        if self.w3 is not None and self.b3 is not None and self.w4 is not None:  # new units feed nothing
-            deep = (np.vstack([self.w3, np.zeros((extra, self.hidden2))]), self.b3.copy(), self.w4.copy())
+        if (second := self.second_layer) is not None:  # the new units feed nothing into it
+            w3, b3, w4 = second
+            deep = (np.vstack([w3, np.zeros((extra, self.hidden2))]), b3.copy(), w4.copy())
         return Network(np.ascontiguousarray(w1), b1, np.ascontiguousarray(w2), self.b2.copy(), *deep)
 
 

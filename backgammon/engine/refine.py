@@ -64,7 +64,7 @@ from . import _kernels as K
 from . import _search_kernels as S
 from .bearoff import kernel_args as bearoff_tables
 from .evaluator import Evaluator, encode, equities
-from .network import Network, NetworkPair
+from .network import Network, NetworkPair, sigmoid
 from .train import EVAL_SEED, RUNS_DIR, strength_vs, strength_vs_pubeval
 
 if TYPE_CHECKING:
@@ -254,11 +254,6 @@ def late_contact(keys: NDArray[np.uint8]) -> NDArray[np.bool_]:
     return out
 
 
-def _sigmoid(z: NDArray[Any]) -> NDArray[Any]:
-    out: NDArray[Any] = 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
-    return out
-
-
 def equity_error(net: Network, x: NDArray[np.float64], t: NDArray[np.float64]) -> float:
     """Root mean square difference between the network's cubeless equities of inputs
     ``x`` and those of the targets ``t``."""
@@ -290,6 +285,8 @@ def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs:
     params = [np.array(a, dtype=dt) for a in net.arrays()]
     w1, b1, w2, b2 = params[:4]
     deep = len(params) == 7
+    if deep:
+        w3, b3, w4 = params[4:]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     beta1, beta2, eps = 0.9, 0.999, 1e-8
@@ -303,13 +300,12 @@ def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs:
         for lo in range(0, n, batch):
             idx = order[lo:lo + batch]
             xb, tb = xs[idx], ts[idx]
-            h = _sigmoid(xb @ w1 + b1)
+            h = sigmoid(xb @ w1 + b1)
             if deep:
-                w3, b3, w4 = params[4:]
-                g = _sigmoid(h @ w3 + b3)
-                o = _sigmoid(h @ w2 + b2 + g @ w4)
+                g = sigmoid(h @ w3 + b3)
+                o = sigmoid(h @ w2 + b2 + g @ w4)
             else:
-                o = _sigmoid(h @ w2 + b2)
+                o = sigmoid(h @ w2 + b2)
             d2 = (o - tb) / len(idx)  # cross-entropy through the output sigmoid
             back = d2 @ w2.T
             if deep:
