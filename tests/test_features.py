@@ -579,3 +579,68 @@ def test_a_second_layer_is_checked_and_not_trained_by_td() -> None:
         net.deepen(4, np.random.default_rng(0)).deepen(4, np.random.default_rng(0))
     with pytest.raises(ValueError, match="one-hidden-layer"):
         train(Checkpoint(deep_pair(), seed=1), 1)
+
+
+def _one_at_a_time(nets: NetworkPair, keys: np.ndarray) -> np.ndarray:
+    from backgammon.engine.bearoff import kernel_args
+
+    args = nets.kernel_args()
+    x, h = K.net_scratch(K.NUM_INPUTS, max(nets.contact.hidden, nets.race.hidden))
+    v = np.zeros(5)
+    out = np.zeros((len(keys), 5))
+    for r, key in enumerate(keys):
+        K.eval_one(key, *args, True, *kernel_args(), x, h, v)
+        out[r] = v
+    return out
+
+
+def odd_deep_pair() -> NetworkPair:
+    """Random networks whose second layers are not a multiple of the kernels' passes (13
+    and 5 units on first layers of 20 and 7)."""
+    rng = np.random.default_rng(11)
+    nets = NetworkPair.random(20, 7, seed=11)
+    deep = NetworkPair(nets.contact.deepen(13, rng), nets.race.deepen(5, rng))
+    for net in (deep.contact, deep.race):
+        assert net.w4 is not None
+        net.w4[...] = rng.normal(0.0, 0.5, net.w4.shape)
+    return deep
+
+
+@pytest.mark.parametrize("which", ["shipped", "deep", "odd"])
+def test_two_positions_at_a_time_give_the_same_bits_as_one(which: str) -> None:
+    """The batch paths evaluate contact positions two at a time (K.forward_two) and must
+    give every position the very outputs K.eval_one gives it alone, whatever its partner:
+    the searches' caches mix both paths."""
+    from backgammon.engine.bearoff import kernel_args
+
+    nets = {"shipped": lambda: NetworkPair.load(DEFAULT_WEIGHTS), "deep": deep_pair,
+            "odd": odd_deep_pair}[which]()
+    keys = np.ascontiguousarray(np.load(FIXTURE)["keys"])
+    assert (which != "shipped") or nets.contact.hidden2 > 0
+    alone = _one_at_a_time(nets, keys)
+    for order in (slice(None), slice(None, None, -1), np.random.default_rng(1).permutation(len(keys))):
+        rows = np.ascontiguousarray(keys[order])
+        out = np.zeros((len(rows), 5))
+        K.evaluate_batch(rows, *nets.kernel_args(), True, *kernel_args(), out)
+        np.testing.assert_array_equal(out, alone[order])
+    np.testing.assert_array_equal(Evaluator(nets).outputs(keys), alone)
+    # the 0-ply choice over a list of plays: the first best, with its outputs
+    x, h = K.net_scratch(K.NUM_INPUTS, max(nets.contact.hidden, nets.race.hidden))
+    best_v = np.zeros(5)
+    for lo in range(0, len(keys) - 7, 7):
+        rows = np.ascontiguousarray(keys[lo:lo + 7])
+        k = K.best_play(rows, len(rows), *nets.kernel_args(), True, *kernel_args(), x, h,
+                        np.zeros(5), best_v)
+        eq = -(2 * alone[lo:lo + 7, 0] - 1 + alone[lo:lo + 7, 1] - alone[lo:lo + 7, 3]
+               + alone[lo:lo + 7, 2] - alone[lo:lo + 7, 4])
+        assert k == int(np.argmax(eq))
+        np.testing.assert_array_equal(best_v, alone[lo + k])
+
+
+def test_odd_second_layers_match_the_numpy_pass() -> None:
+    keys = np.load(FIXTURE)["keys"]
+    nets = odd_deep_pair()
+    _, compiled_contact, compiled_race = outputs_of(nets, keys)
+    x = encode(keys)
+    np.testing.assert_allclose(compiled_contact, nets.contact.forward(x), atol=2e-6)
+    np.testing.assert_allclose(compiled_race, nets.race.forward(x), atol=2e-6)
