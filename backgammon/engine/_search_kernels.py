@@ -29,12 +29,15 @@ from ._kernels import (
     _finished,
     best_play,
     clip_outputs,
+    encode_one,
     equity_of,
     eval_one,
+    forward_two,
     game_stream,
     is_bearoff,
     net_scratch,
     is_contact,
+    kind_of,
     next_u64,
     njit,
     roll_die,
@@ -170,22 +173,50 @@ def _best_play_cached(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: An
                          bfirst, x, h, v, best_v)
     best = 0
     best_eq = -1e18
-    for k in range(n):
+    two = cb2.shape[0] > NUM_OUTPUTS and n > 1
+    if two:
+        y, e = net_scratch(cw1.shape[0], cb1.shape[0])
+        u = np.zeros(NUM_OUTPUTS)
+    k = 0
+    while k < n:
         key = boards[k]
         j = _slot(used, ckeys, key)
+        paired = False
         if j >= 0:
             for m in range(NUM_OUTPUTS):
                 v[m] = cvals[j, m]
         else:
-            eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
-                     x, h, v)
-            _store(used, ckeys, cvals, -j - 1, key, v)
+            if two and k + 1 < n and kind_of(key, bo) == 3 and kind_of(boards[k + 1], bo) == 3:
+                paired = _slot(used, ckeys, boards[k + 1]) < 0
+            if paired:  # two contact plays missing: evaluated together, the same outputs
+                encode_one(key, x)
+                encode_one(boards[k + 1], y)
+                forward_two(x, y, cw1, cb1, cw2, cb2, h, e, v, u)
+                clip_outputs(v)
+                clip_outputs(u)
+                _store(used, ckeys, cvals, -j - 1, key, v)
+                j = _slot(used, ckeys, boards[k + 1])  # probed again: the first may sit there
+                if j < 0:
+                    _store(used, ckeys, cvals, -j - 1, boards[k + 1], u)
+            else:
+                eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                         x, h, v)
+                _store(used, ckeys, cvals, -j - 1, key, v)
         eq = -equity_of(v)
         if eq > best_eq:
             best_eq = eq
             best = k
             for m in range(NUM_OUTPUTS):
                 best_v[m] = v[m]
+        if paired:
+            k += 1
+            eq = -equity_of(u)
+            if eq > best_eq:
+                best_eq = eq
+                best = k
+                for m in range(NUM_OUTPUTS):
+                    best_v[m] = u[m]
+        k += 1
     return best
 
 
