@@ -827,7 +827,7 @@ def _check_scratch(w1: Any, b1: Any, b2: Any, h: Any) -> None:
         raise ValueError("forward: h needs 2 * hidden + 2 * inputs slots (net_scratch)")
 
 
-@njit(cache=True, nogil=True, fastmath=_FORWARD_MATH)
+@njit(cache=True, nogil=True, fastmath=_FORWARD_MATH, error_model="numpy")
 def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, v: Any) -> None:
     """The network in single precision (the weights as
     :meth:`~backgammon.engine.network.Network.kernel_arrays` gives them: ``float32``,
@@ -839,7 +839,10 @@ def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, v: Any) -> None:
     ``h`` holds at least ``2 × hidden + 2 × inputs`` (:func:`net_scratch`; ``m`` may be at
     most ``hidden`` and ``2 × inputs``); the activations are left in its first ``hidden``
     (and ``g`` in the next ``m``). The layers: :func:`_first_layer`, :func:`_second_layer`,
-    :func:`_output_layer`; the sigmoids are :func:`_sigmoid_f32`'s. Outputs agree with the
+    :func:`_output_layer`; the sigmoids are :func:`_sigmoid_f32`'s. Compiled with numpy's
+    error model: Python's (numba's default) tests every divisor for zero to raise
+    ``ZeroDivisionError``, which kept the sigmoids' ``1 / (1 + e)`` from being vectorised
+    (the same bits, about 14% faster a position). Outputs agree with the
     double-precision :meth:`~backgammon.engine.network.Network.forward` to about 1e-6, and
     to the bit with :func:`forward_two`'s."""
     _check_scratch(w1, b1, b2, h)
@@ -850,7 +853,7 @@ def forward(x: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, v: Any) -> None:
     _output_layer(h, nh, w2, b2, v)
 
 
-@njit(cache=True, nogil=True, fastmath=_FORWARD_MATH)
+@njit(cache=True, nogil=True, fastmath=_FORWARD_MATH, error_model="numpy")
 def forward_two(x: Any, y: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, e: Any,
                 v: Any, u: Any) -> None:
     """:func:`forward` of two positions (inputs ``x`` and ``y``, scratch ``h`` and ``e``,
