@@ -669,11 +669,11 @@ def _first_layer(x: Any, w1: Any, b1: Any, h: Any) -> None:
     val = h[tail:tail + nin]
     idx = h[tail + nin:tail + 2 * nin].view(np.int32)
     m = 0
-    for i in range(nin):
-        if x[i] != 0.0:
-            val[m] = x[i]
-            idx[m] = i
-            m += 1
+    for i in range(nin):  # without a branch (3× faster): written always, kept if non-zero
+        xi = x[i]
+        val[m] = xi
+        idx[m] = i
+        m += 1 if xi != 0.0 else 0
     for j in range(nh):
         h[j] = b1[j]
     q = 0
@@ -803,17 +803,42 @@ def _second_layer_two(h: Any, e: Any, nh: int, w2: Any, b2: Any) -> None:
 
 @njit(cache=True, nogil=True, fastmath=_FORWARD_MATH, inline="always")
 def _output_layer(h: Any, nh: int, w2: Any, b2: Any, v: Any) -> None:
-    """``v = σ(w2[:5]·h + b2[:5])`` plus, with a second layer, the outputs' weights on it."""
+    """``v = σ(w2[:5]·h + b2[:5])`` plus, with a second layer, the outputs' weights on it:
+    the five sums in one pass over ``h`` (each activation loaded once for five)."""
     nh2 = b2.shape[0] - NUM_OUTPUTS
-    for k in range(NUM_OUTPUTS):
-        s = b2[k]
-        wk = w2[k]
-        for j in range(nh):
-            s += h[j] * wk[j]
-        if nh2 > 0:
-            wg = w2[NUM_OUTPUTS + nh2 + k]
-            for i in range(nh2):
-                s += h[nh + i] * wg[i]
+    w0 = w2[0]
+    w1 = w2[1]
+    w2_ = w2[2]
+    w3 = w2[3]
+    w4 = w2[4]
+    s0 = b2[0]
+    s1 = b2[1]
+    s2 = b2[2]
+    s3 = b2[3]
+    s4 = b2[4]
+    for j in range(nh):
+        a = h[j]
+        s0 += a * w0[j]
+        s1 += a * w1[j]
+        s2 += a * w2_[j]
+        s3 += a * w3[j]
+        s4 += a * w4[j]
+    if nh2 > 0:
+        g = h[nh:nh + nh2]
+        r = NUM_OUTPUTS + nh2
+        g0 = w2[r]
+        g1 = w2[r + 1]
+        g2 = w2[r + 2]
+        g3 = w2[r + 3]
+        g4 = w2[r + 4]
+        for i in range(nh2):
+            a = g[i]
+            s0 += a * g0[i]
+            s1 += a * g1[i]
+            s2 += a * g2[i]
+            s3 += a * g3[i]
+            s4 += a * g4[i]
+    for k, s in enumerate((s0, s1, s2, s3, s4)):
         z = min(max(np.float64(s), -40.0), 40.0)
         v[k] = 1.0 / (1.0 + np.exp(-z))
 
