@@ -22,9 +22,9 @@ import numpy as np
 from .._movegen import MAX_PLAYS, generate
 from ._jit_cache import check_engine_cache
 
-__all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "classify_batch", "clip_outputs", "encode_batch", "eval_one",
-           "evaluate_batch", "forward", "forward_two", "kind_of", "net_scratch", "njit",
-           "train_games"]
+__all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "classify_batch", "clip_outputs", "contact_two",
+           "encode_batch", "eval_one", "evaluate_batch", "forward", "forward_two", "keep_better",
+           "kind_of", "net_scratch", "njit", "train_games"]
 
 try:
     from numba import njit
@@ -896,6 +896,19 @@ def forward_two(x: Any, y: Any, w1: Any, b1: Any, w2: Any, b2: Any, h: Any, e: A
 
 
 @njit(cache=True, nogil=True)
+def contact_two(a: Any, b: Any, w1: Any, b1: Any, w2: Any, b2: Any, x: Any, y: Any,
+                h: Any, e: Any, v: Any, u: Any) -> None:
+    """:func:`eval_one`'s outputs of two contact positions ``a`` and ``b`` into ``v`` and
+    ``u`` (encoded into ``x`` and ``y``, :func:`forward_two` with scratch ``h`` and ``e``,
+    then clipped): the same bits as one at a time."""
+    encode_one(a, x)
+    encode_one(b, y)
+    forward_two(x, y, w1, b1, w2, b2, h, e, v, u)
+    clip_outputs(v)
+    clip_outputs(u)
+
+
+@njit(cache=True, nogil=True)
 def equity_of(v: Any) -> float:
     """Cubeless equity of output vector ``v`` (win, wg, wbg, lg, lbg)."""
     return float(2.0 * v[0] - 1.0 + v[1] - v[3] + v[2] - v[4])
@@ -1034,6 +1047,19 @@ def bearoff_eval(key: Any, comp: Any, off: Any, first: Any, v: Any) -> None:
 
 
 @njit(cache=True, nogil=True)
+def keep_better(w: Any, k: int, best_eq: float, best: int, best_v: Any) -> tuple[float, int]:
+    """One step of an arg max over plays: ``(equity, k)`` and ``best_v = w`` when play
+    ``k``'s outputs ``w`` (the next side's view) beat ``best_eq`` for the mover, else
+    ``(best_eq, best)`` unchanged (the first of equal plays wins)."""
+    eq = -equity_of(w)
+    if eq > best_eq:
+        for m in range(NUM_OUTPUTS):
+            best_v[m] = w[m]
+        return eq, k
+    return best_eq, best
+
+
+@njit(cache=True, nogil=True)
 def best_play(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
               rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any, boff: Any,
               bfirst: Any, x: Any, h: Any, v: Any, best_v: Any) -> int:
@@ -1046,36 +1072,20 @@ def best_play(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     best = 0
     best_eq = -1e18
     two = cb2.shape[0] > NUM_OUTPUTS and n > 1
+    u = np.zeros(NUM_OUTPUTS)  # the second of a pair's outputs
     if two:
         y, e = net_scratch(cw1.shape[0], cb1.shape[0])
-        u = np.zeros(NUM_OUTPUTS)
     k = 0
     while k < n:
         paired = two and k + 1 < n and kind_of(boards[k], bo) == 3 and kind_of(boards[k + 1], bo) == 3
         if paired:
-            encode_one(boards[k], x)
-            encode_one(boards[k + 1], y)
-            forward_two(x, y, cw1, cb1, cw2, cb2, h, e, v, u)
-            clip_outputs(v)
-            clip_outputs(u)
+            contact_two(boards[k], boards[k + 1], cw1, cb1, cw2, cb2, x, y, h, e, v, u)
         else:
             eval_one(boards[k], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
                      bfirst, x, h, v)
-        eq = -equity_of(v)
-        if eq > best_eq:
-            best_eq = eq
-            best = k
-            for m in range(NUM_OUTPUTS):
-                best_v[m] = v[m]
-        if paired:
-            k += 1
-            eq = -equity_of(u)
-            if eq > best_eq:
-                best_eq = eq
-                best = k
-                for m in range(NUM_OUTPUTS):
-                    best_v[m] = u[m]
-        k += 1
+        for t in range(2 if paired else 1):
+            best_eq, best = keep_better(u if t == 1 else v, k + t, best_eq, best, best_v)
+        k += 2 if paired else 1
     return best
 
 
@@ -1494,28 +1504,24 @@ def evaluate_batch(boards: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     v = np.zeros(NUM_OUTPUTS)
     u = np.zeros(NUM_OUTPUTS)
     two = cb2.shape[0] > NUM_OUTPUTS
-    pending = -1  # a contact row encoded in x, waiting for a second
+    pending = -1  # a contact row waiting for a second
     for r in range(boards.shape[0]):
         if two and kind_of(boards[r], bo) == 3:
             if pending < 0:
-                encode_one(boards[r], x)
                 pending = r
                 continue
-            encode_one(boards[r], y)
-            forward_two(x, y, cw1, cb1, cw2, cb2, h, e, v, u)
-            clip_outputs(v)
-            clip_outputs(u)
+            contact_two(boards[pending], boards[r], cw1, cb1, cw2, cb2, x, y, h, e, v, u)
             for k in range(NUM_OUTPUTS):
                 out[pending, k] = v[k]
                 out[r, k] = u[k]
             pending = -1
             continue
         eval_one(boards[r], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
-                 y, e, u)
+                 x, h, v)
         for k in range(NUM_OUTPUTS):
-            out[r, k] = u[k]
+            out[r, k] = v[k]
     if pending >= 0:
-        forward(x, cw1, cb1, cw2, cb2, h, v)
-        clip_outputs(v)
+        eval_one(boards[pending], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
+                 bfirst, x, h, v)
         for k in range(NUM_OUTPUTS):
             out[pending, k] = v[k]

@@ -29,14 +29,14 @@ from ._kernels import (
     _finished,
     best_play,
     clip_outputs,
-    encode_one,
+    contact_two,
     equity_of,
     eval_one,
-    forward_two,
     game_stream,
     is_bearoff,
     net_scratch,
     is_contact,
+    keep_better,
     kind_of,
     next_u64,
     njit,
@@ -174,9 +174,9 @@ def _best_play_cached(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: An
     best = 0
     best_eq = -1e18
     two = cb2.shape[0] > NUM_OUTPUTS and n > 1
+    u = np.zeros(NUM_OUTPUTS)  # the second of a pair's outputs
     if two:
         y, e = net_scratch(cw1.shape[0], cb1.shape[0])
-        u = np.zeros(NUM_OUTPUTS)
     k = 0
     while k < n:
         key = boards[k]
@@ -189,11 +189,7 @@ def _best_play_cached(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: An
             if two and k + 1 < n and kind_of(key, bo) == 3 and kind_of(boards[k + 1], bo) == 3:
                 paired = _slot(used, ckeys, boards[k + 1]) < 0
             if paired:  # two contact plays missing: evaluated together, the same outputs
-                encode_one(key, x)
-                encode_one(boards[k + 1], y)
-                forward_two(x, y, cw1, cb1, cw2, cb2, h, e, v, u)
-                clip_outputs(v)
-                clip_outputs(u)
+                contact_two(key, boards[k + 1], cw1, cb1, cw2, cb2, x, y, h, e, v, u)
                 _store(used, ckeys, cvals, -j - 1, key, v)
                 j = _slot(used, ckeys, boards[k + 1])  # probed again: the first may sit there
                 if j < 0:
@@ -202,21 +198,9 @@ def _best_play_cached(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: An
                 eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
                          x, h, v)
                 _store(used, ckeys, cvals, -j - 1, key, v)
-        eq = -equity_of(v)
-        if eq > best_eq:
-            best_eq = eq
-            best = k
-            for m in range(NUM_OUTPUTS):
-                best_v[m] = v[m]
-        if paired:
-            k += 1
-            eq = -equity_of(u)
-            if eq > best_eq:
-                best_eq = eq
-                best = k
-                for m in range(NUM_OUTPUTS):
-                    best_v[m] = u[m]
-        k += 1
+        for t in range(2 if paired else 1):
+            best_eq, best = keep_better(u if t == 1 else v, k + t, best_eq, best, best_v)
+        k += 2 if paired else 1
     return best
 
 
