@@ -627,12 +627,20 @@ def test_two_positions_at_a_time_give_the_same_bits_as_one(which: str) -> None:
     # the 0-ply choice over a list of plays: the first best, with its outputs
     x, h = K.net_scratch(K.NUM_INPUTS, max(nets.contact.hidden, nets.race.hidden))
     best_v = np.zeros(5)
+    cache = K.new_cache(64)  # small: entries are replaced, and hits mix with pairs
     for lo in range(0, len(keys) - 7, 7):
         rows = np.ascontiguousarray(keys[lo:lo + 7])
-        k = K.best_play(rows, len(rows), *nets.kernel_args(), True, *kernel_args(), x, h,
-                        np.zeros(5), best_v)
-        assert k == int(np.argmax(-equities(alone[lo:lo + 7])))  # the mover's: the next side's negated
-        np.testing.assert_array_equal(best_v, alone[lo + k])
+        expected = int(np.argmax(-equities(alone[lo:lo + 7])))  # the mover's: the next side's negated
+        for _ in range(2):  # with the cache: filled, then read back
+            for cached in (K.new_cache(0), cache):
+                k = K.best_play(rows, len(rows), *nets.kernel_args(), True, *kernel_args(), x, h,
+                                best_v, *cached)
+                assert k == expected
+                np.testing.assert_array_equal(best_v, alone[lo + k])
+    used, ckeys, cvals = cache
+    for j in np.flatnonzero(used):  # every entry is its key's own outputs
+        i = next(i for i in range(len(keys)) if (keys[i] == ckeys[j]).all())
+        np.testing.assert_array_equal(cvals[j], alone[i])
 
 
 def test_odd_second_layers_match_the_numpy_pass() -> None:

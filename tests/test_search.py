@@ -7,7 +7,7 @@ import numpy as np
 
 from backgammon import Position
 from backgammon.engine import key_of
-from backgammon.engine import _search_kernels as S
+from backgammon.engine import _kernels as K
 from backgammon.engine.evaluator import default_evaluator
 from tests.strategies import random_game_positions
 
@@ -46,15 +46,15 @@ def test_cached_two_ply_keeps_the_values_across_a_decisions_candidates() -> None
 
 
 def test_cache_slots_find_what_was_stored() -> None:
-    used, keys, vals = S._new_cache(64)
+    used, keys, vals = K.new_cache(64)
     rows = [key_of(p)[0] for p, _ in random_game_positions(seed=3, games=1)][:40]
     for i, key in enumerate(rows):
-        j = S._slot(used, keys, key)
+        j = K.cache_slot(used, keys, key)
         if j < 0:
-            S._store(used, keys, vals, -j - 1, key, np.full(5, float(i)))
+            K.cache_store(used, keys, vals, -j - 1, key, np.full(5, float(i)))
     stored = 0
     for i, key in enumerate(rows):
-        j = S._slot(used, keys, key)
+        j = K.cache_slot(used, keys, key)
         if j >= 0:
             stored += 1
             assert (keys[j] == key).all()
@@ -66,16 +66,16 @@ def test_cache_slots_find_what_was_stored() -> None:
 def test_a_full_cache_replaces_entries_and_never_answers_for_another_key() -> None:
     """Four slots, many positions: each lookup finds its own key's value or nothing, a
     key just stored is found, and a miss in a full cache points at a slot to reuse."""
-    used, keys, vals = S._new_cache(4)
+    used, keys, vals = K.new_cache(4)
     rows = [key_of(p)[0] for p, _ in random_game_positions(seed=5, games=2)][:200]
     first: dict[bytes, int] = {}
     for i, key in enumerate(rows):
         first.setdefault(key.tobytes(), i)
-        j = S._slot(used, keys, key)
+        j = K.cache_slot(used, keys, key)
         if j >= 0:
             assert (keys[j] == key).all() and vals[j, 0] == first[key.tobytes()]
             continue
         assert 0 <= -j - 1 < 4
-        S._store(used, keys, vals, -j - 1, key, np.full(5, float(first[key.tobytes()])))
-        assert S._slot(used, keys, key) == -j - 1
+        K.cache_store(used, keys, vals, -j - 1, key, np.full(5, float(first[key.tobytes()])))
+        assert K.cache_slot(used, keys, key) == -j - 1
     assert used.all()

@@ -23,7 +23,7 @@ from .._movegen import MAX_PLAYS, generate
 from ._jit_cache import check_engine_cache
 
 __all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "classify_batch", "clip_outputs", "contact_two",
-           "encode_batch", "eval_one", "evaluate_batch", "forward", "forward_two", "keep_better",
+           "encode_batch", "eval_kind", "eval_one", "evaluate_batch", "forward", "forward_two", "keep_better",
            "kind_of", "net_scratch", "njit", "train_games"]
 
 try:
@@ -1059,33 +1059,132 @@ def keep_better(w: Any, k: int, best_eq: float, best: int, best_v: Any) -> tuple
     return best_eq, best
 
 
+#: Slots probed for a key in an evaluation cache (linear probing) before its entry replaces
+#: the first one probed.
+_PROBES = 4
+
+
+@njit(cache=True, nogil=True)
+def new_cache(slots: int) -> Any:
+    """An evaluation cache of ``slots`` slots: (used flags, keys, outputs). With 0 slots it
+    is the empty cache that :func:`play_outputs` and :func:`best_play` take for none."""
+    return (np.zeros(slots, np.uint8), np.empty((slots, 50), np.uint8),
+            np.empty((slots, NUM_OUTPUTS)))
+
+
+@njit(cache=True, nogil=True)
+def cache_slot(used: Any, keys: Any, key: Any) -> int:
+    """Where ``key`` is in a cache (open addressing on a 64-bit FNV-1a hash of the 50
+    bytes, :data:`_PROBES` slots probed): the slot ``j >= 0`` that holds it, else
+    ``-(j + 1)`` for the slot ``j`` where it goes — the first free one probed, else the
+    first one probed, whose entry it replaces. A full cache keeps its recent entries (the
+    transpositions of a decision) and costs a few probes a miss, not a scan."""
+    hsh = np.uint64(14695981039346656037)
+    prime = np.uint64(1099511628211)
+    for i in range(50):
+        hsh = (hsh ^ np.uint64(key[i])) * prime
+    size = used.shape[0]
+    home = np.int64((hsh ^ (hsh >> np.uint64(29))) % np.uint64(size))
+    j = home
+    for _ in range(_PROBES):
+        if used[j] == 0:
+            return -int(j) - 1
+        same = True
+        for i in range(50):
+            if keys[j, i] != key[i]:
+                same = False
+                break
+        if same:
+            return int(j)
+        j = (j + 1) % size
+    return -int(home) - 1
+
+
+@njit(cache=True, nogil=True)
+def cache_store(used: Any, keys: Any, vals: Any, j: int, key: Any, v: Any) -> None:
+    """Keep ``v`` as the outputs of ``key`` in slot ``j`` (a slot :func:`cache_slot` gave
+    as ``-(j + 1)``)."""
+    used[j] = 1
+    for i in range(50):
+        keys[j, i] = key[i]
+    for m in range(NUM_OUTPUTS):
+        vals[j, m] = v[m]
+
+
+@njit(cache=True, nogil=True)
+def _remember(used: Any, keys: Any, vals: Any, key: Any, v: Any) -> None:
+    """:func:`cache_store` ``v`` for ``key`` unless the cache holds it already."""
+    j = cache_slot(used, keys, key)
+    if j < 0:
+        cache_store(used, keys, vals, -j - 1, key, v)
+
+
+@njit(cache=True, nogil=True)
+def play_outputs(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+                 rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any, boff: Any,
+                 bfirst: Any, x: Any, h: Any, outs: Any,
+                 used: Any, ckeys: Any, cvals: Any) -> None:
+    """:func:`eval_one`'s outputs of the first ``n`` rows of ``boards`` into the rows of
+    ``outs``: the one loop over positions of :func:`evaluate_batch`, :func:`best_play` and
+    the searches. With a second hidden layer, contact rows are evaluated two at a time
+    (each waits for the next contact row: :func:`contact_two`, the same bits as one at a
+    time). With a cache (``used``, ``ckeys``, ``cvals`` of :func:`new_cache`; 0 slots for
+    none) each row is looked up first, and those computed are added to it."""
+    cached = used.shape[0] > 0
+    two = cb2.shape[0] > NUM_OUTPUTS and n > 1
+    if two:
+        y, e = net_scratch(cw1.shape[0], cb1.shape[0])
+    pending = -1  # a contact row waiting for a second
+    for r in range(n):
+        key = boards[r]
+        j = -1
+        if cached:
+            j = cache_slot(used, ckeys, key)
+            if j >= 0:
+                for m in range(NUM_OUTPUTS):
+                    outs[r, m] = cvals[j, m]
+                continue
+        kind = kind_of(key, bo)
+        if two and kind == 3:
+            if pending < 0:
+                pending = r
+                continue
+            contact_two(boards[pending], key, cw1, cb1, cw2, cb2, x, y, h, e, outs[pending],
+                        outs[r])
+            if cached:  # probed again: a row stored meanwhile may sit in their slots
+                _remember(used, ckeys, cvals, boards[pending], outs[pending])
+                _remember(used, ckeys, cvals, key, outs[r])
+            pending = -1
+            continue
+        eval_kind(key, kind, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                  x, h, outs[r])
+        if cached:
+            cache_store(used, ckeys, cvals, -j - 1, key, outs[r])
+    if pending >= 0:
+        eval_kind(boards[pending], 3, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
+                  bfirst, x, h, outs[pending])
+        if cached:
+            _remember(used, ckeys, cvals, boards[pending], outs[pending])
+
+
 @njit(cache=True, nogil=True)
 def best_play(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
               rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any, boff: Any,
-              bfirst: Any, x: Any, h: Any, v: Any, best_v: Any) -> int:
+              bfirst: Any, x: Any, h: Any, best_v: Any,
+              used: Any, ckeys: Any, cvals: Any) -> int:
     """Index of the first play (rows of ``boards``, each from the next side's view) with
-    the best 0-ply equity for the mover (:func:`eval_one`: finished games exactly, bear-offs
-    from the tables with ``bo``); ``best_v`` receives its outputs from the next side's
-    view. The 0-ply choice of the bots, the training and the strength checks. Contact plays
-    are evaluated two at a time (:func:`forward_two`: the same outputs, faster with a
-    second hidden layer)."""
+    the best 0-ply equity for the mover (:func:`play_outputs`: finished games exactly,
+    bear-offs from the tables with ``bo``, through the cache ``used``, ``ckeys``, ``cvals``
+    when it has slots); ``best_v`` receives its outputs from the next side's view. The
+    0-ply choice of the bots, the searches, the rollouts, the training and the strength
+    checks."""
+    outs = np.empty((n, NUM_OUTPUTS))
+    play_outputs(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                 x, h, outs, used, ckeys, cvals)
     best = 0
     best_eq = -1e18
-    two = cb2.shape[0] > NUM_OUTPUTS and n > 1
-    u = np.zeros(NUM_OUTPUTS)  # the second of a pair's outputs
-    if two:
-        y, e = net_scratch(cw1.shape[0], cb1.shape[0])
-    k = 0
-    while k < n:
-        paired = two and k + 1 < n and kind_of(boards[k], bo) == 3 and kind_of(boards[k + 1], bo) == 3
-        if paired:
-            contact_two(boards[k], boards[k + 1], cw1, cb1, cw2, cb2, x, y, h, e, v, u)
-        else:
-            eval_one(boards[k], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
-                     bfirst, x, h, v)
-        for t in range(2 if paired else 1):
-            best_eq, best = keep_better(u if t == 1 else v, k + t, best_eq, best, best_v)
-        k += 2 if paired else 1
+    for k in range(n):
+        best_eq, best = keep_better(outs[k], k, best_eq, best, best_v)
     return best
 
 
@@ -1278,6 +1377,7 @@ def train_games(seed: int, first: int, count: int, alpha: float, lam: float,
     hmax = max(nhc, nhr)
     x, h = net_scratch(nin, hmax)
     v = np.zeros(NUM_OUTPUTS)
+    none = new_cache(0)  # best_play's empty cache
     xt, hv = net_scratch(nin, hmax)
     vt = np.zeros(NUM_OUTPUTS)
     vn = np.zeros(NUM_OUTPUTS)
@@ -1357,7 +1457,7 @@ def train_games(seed: int, first: int, count: int, alpha: float, lam: float,
                         forward(x, rw1, rb1, rw2, rb2, h, vn)
             else:
                 k = best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
-                              boff, bfirst, x, h, v, vn)
+                              boff, bfirst, x, h, vn, *none)
                 nxt = boards[k].copy()
                 if _finished(nxt):
                     done = True
@@ -1437,6 +1537,15 @@ def eval_one(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     (exact), 2 race, 3 contact. ``x`` and ``h`` are scratch arrays (inputs, the larger
     hidden layer)."""
     kind = kind_of(key, bo)
+    eval_kind(key, kind, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst, x, h, v)
+    return kind
+
+
+@njit(cache=True, nogil=True)
+def eval_kind(key: Any, kind: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+              rw1: Any, rb1: Any, rw2: Any, rb2: Any,
+              bo: bool, comp: Any, boff: Any, bfirst: Any, x: Any, h: Any, v: Any) -> None:
+    """:func:`eval_one` of ``key`` whose class ``kind`` (:func:`kind_of`) is known."""
     if kind == 0:
         a = 0
         for i in range(25):
@@ -1473,7 +1582,6 @@ def eval_one(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
         encode_one(key, x)
         forward(x, rw1, rb1, rw2, rb2, h, v)
     clip_outputs(v)
-    return kind
 
 
 @njit(cache=True, nogil=True)
@@ -1500,28 +1608,5 @@ def evaluate_batch(boards: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     ``out`` (``float64[n, 5]``), as :func:`eval_one` gives them; contact rows two at a time
     (:func:`forward_two`: the same outputs)."""
     x, h = net_scratch(cw1.shape[0], max(cb1.shape[0], rb1.shape[0]))
-    y, e = net_scratch(cw1.shape[0], max(cb1.shape[0], rb1.shape[0]))
-    v = np.zeros(NUM_OUTPUTS)
-    u = np.zeros(NUM_OUTPUTS)
-    two = cb2.shape[0] > NUM_OUTPUTS
-    pending = -1  # a contact row waiting for a second
-    for r in range(boards.shape[0]):
-        if two and kind_of(boards[r], bo) == 3:
-            if pending < 0:
-                pending = r
-                continue
-            contact_two(boards[pending], boards[r], cw1, cb1, cw2, cb2, x, y, h, e, v, u)
-            for k in range(NUM_OUTPUTS):
-                out[pending, k] = v[k]
-                out[r, k] = u[k]
-            pending = -1
-            continue
-        eval_one(boards[r], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
-                 x, h, v)
-        for k in range(NUM_OUTPUTS):
-            out[r, k] = v[k]
-    if pending >= 0:
-        eval_one(boards[pending], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
-                 bfirst, x, h, v)
-        for k in range(NUM_OUTPUTS):
-            out[pending, k] = v[k]
+    play_outputs(boards, boards.shape[0], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
+                 boff, bfirst, x, h, out, *new_cache(0))

@@ -71,7 +71,9 @@ from ._kernels import (
     is_bearoff,
     is_contact,
     net_scratch,
+    new_cache,
     njit,
+    play_outputs,
     roll_die,
     win_points,
 )
@@ -123,27 +125,28 @@ def _over(key: Any) -> bool:
 @njit(cache=True, nogil=True)
 def _value(key: Any, plies: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
            rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any, boff: Any,
-           bfirst: Any, sc2: Any, x: Any, h: Any, v: Any, bv: Any, out: Any) -> None:
+           bfirst: Any, sc2: Any, x: Any, h: Any, bv: Any, out: Any) -> None:
     """Outputs of ``key`` for its side on roll at 0 or 1 ply into ``out``."""
     if plies == 0:
         eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst, x, h, out)
     else:
         _one_ply(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
-                 sc2[0], sc2[1], sc2[2], sc2[3], sc2[4], x, h, v, bv, out)
+                 sc2[0], sc2[1], sc2[2], sc2[3], sc2[4], x, h, bv, out)
 
 
 @njit(cache=True, nogil=True)
 def _choose_one_ply(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                     rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any, boff: Any,
-                    bfirst: Any, sc2: Any, eqs: Any, order: Any, x: Any, h: Any, v: Any,
+                    bfirst: Any, sc2: Any, eqs: Any, order: Any, x: Any, h: Any,
                     bv: Any, nv: Any) -> int:
     """Index of the play (rows of ``boards``) with the best 1-ply equity for the mover among
     the best :data:`FILTER_COUNT` by 0 ply within :data:`FILTER_MARGIN` of the best (ties:
     the better 0-ply play, then the first)."""
+    outs = np.empty((n, NUM_OUTPUTS))
+    play_outputs(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                 x, h, outs, *new_cache(0))
     for k in range(n):
-        eval_one(boards[k], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
-                 x, h, v)
-        eqs[k] = -equity_of(v)
+        eqs[k] = -equity_of(outs[k])
     # the best FILTER_COUNT by 0-ply equity, best first (the first of equal plays first)
     m = 0
     for k in range(n):
@@ -169,7 +172,7 @@ def _choose_one_ply(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
         if eqs[k] < top - FILTER_MARGIN:
             break
         _one_ply(boards[k], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
-                 sc2[0], sc2[1], sc2[2], sc2[3], sc2[4], x, h, v, bv, nv)
+                 sc2[0], sc2[1], sc2[2], sc2[3], sc2[4], x, h, bv, nv)
         eq = -equity_of(nv)
         if eq > best_eq:
             best_eq = eq
@@ -444,6 +447,7 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
     v = np.zeros(NUM_OUTPUTS)
     bv = np.zeros(NUM_OUTPUTS)
     nv = np.zeros(NUM_OUTPUTS)
+    none = new_cache(0)  # best_play's empty cache
     mean = np.zeros(NUM_OUTPUTS)
     actual = np.zeros(NUM_OUTPUTS)
     luck = np.zeros(NUM_OUTPUTS)
@@ -482,7 +486,7 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
                 break
             if truncate > 0 and ply >= truncate or ply >= _MAX_PLIES:
                 _value(key, plies, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
-                       bfirst, sc2, x, h, v, bv, nv)
+                       bfirst, sc2, x, h, bv, nv)
                 _to_root(nv, root, res)
                 if cubeful:
                     cf_res = _proper_root(key, nv, root, cube, owner, ci, cf, mt, mv, dec)
@@ -498,7 +502,7 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
                             _to_root(v, root, res)
                         else:
                             _value(key, plies, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
-                                   comp, boff, bfirst, sc2, x, h, v, bv, nv)
+                                   comp, boff, bfirst, sc2, x, h, bv, nv)
                             _to_root(nv, root, res)
                         break
                     cube *= 2  # take: the taker owns the cube
@@ -527,7 +531,7 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
                             k = -1
                         else:
                             k = best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
-                                          bo, comp, boff, bfirst, x, h, v, bv)
+                                          bo, comp, boff, bfirst, x, h, bv, *none)
                             after = boards[k]
                         # bv: the next side's view; the mover's view is its flip
                         tmp[0] = 1.0 - bv[0]
@@ -575,11 +579,11 @@ def rollout_trials(key0: Any, first: int, count: int, seed: int, plies: int, tru
                         k = 0
                     elif plies == 0:
                         k = best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
-                                      comp, boff, bfirst, x, h, v, bv)
+                                      comp, boff, bfirst, x, h, bv, *none)
                     else:
                         k = _choose_one_ply(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
-                                            bo, comp, boff, bfirst, sc2, eqs, order, x, h, v,
-                                            bv, nv)
+                                            bo, comp, boff, bfirst, sc2, eqs, order, x, h, bv,
+                                            nv)
                     nxt[:] = boards[k]
             ply += 1
             if _finished(nxt):

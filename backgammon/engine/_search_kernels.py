@@ -28,18 +28,19 @@ from ._kernels import (
     NUM_OUTPUTS,
     _finished,
     best_play,
+    cache_slot,
+    cache_store,
     clip_outputs,
-    contact_two,
     equity_of,
     eval_one,
     game_stream,
     is_bearoff,
-    net_scratch,
     is_contact,
-    keep_better,
-    kind_of,
+    net_scratch,
+    new_cache,
     next_u64,
     njit,
+    play_outputs,
     roll_die,
     start_game,
     win_points,
@@ -69,12 +70,12 @@ def _swapped(key: Any) -> Any:
 def _one_ply(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
              rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any, boff: Any,
              bfirst: Any, boards: Any, steps: Any, dies: Any, table: Any, st: Any,
-             x: Any, h: Any, v: Any, bv: Any, out: Any) -> None:
+             x: Any, h: Any, bv: Any, out: Any) -> None:
     """1-ply outputs of ``key`` for its side on roll into ``out`` (see
     :func:`one_ply_batch`); the other arrays are scratch space. No cache
     (:func:`_one_ply_cached` with the empty one)."""
     _one_ply_cached(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
-                    boards, steps, dies, table, st, x, h, v, bv, out, *_new_cache(0))
+                    boards, steps, dies, table, st, x, h, bv, out, *new_cache(0))
 
 
 @njit(cache=True, nogil=True)
@@ -98,11 +99,10 @@ def one_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     keep their exact outputs. Clipped consistent."""
     boards, steps, dies, table, st = _scratch()
     x, h = net_scratch(cw1.shape[0], max(cb1.shape[0], rb1.shape[0]))
-    v = np.zeros(NUM_OUTPUTS)
     bv = np.zeros(NUM_OUTPUTS)
     for r in range(keys.shape[0]):
         _one_ply(keys[r], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
-                 boards, steps, dies, table, st, x, h, v, bv, out[r])
+                 boards, steps, dies, table, st, x, h, bv, out[r])
 
 
 #: Slots of the evaluation caches of one :func:`two_ply_batch` call: the
@@ -110,107 +110,15 @@ def one_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
 #: positions met after the opponent's reply.
 LEAF_SLOTS = 1 << 17
 MID_SLOTS = 1 << 12
-#: Slots probed for a key (linear probing) before its entry replaces the first one probed.
-_PROBES = 4
-
-
-@njit(cache=True, nogil=True)
-def _new_cache(slots: int) -> Any:
-    """An empty evaluation cache: (used flags, keys, outputs) of ``slots`` slots."""
-    return (np.zeros(slots, np.uint8), np.empty((slots, 50), np.uint8),
-            np.empty((slots, NUM_OUTPUTS)))
-
-
-@njit(cache=True, nogil=True)
-def _slot(used: Any, keys: Any, key: Any) -> int:
-    """Where ``key`` is in a cache (open addressing on a 64-bit FNV-1a hash of the 50
-    bytes, :data:`_PROBES` slots probed): the slot ``j >= 0`` that holds it, else
-    ``-(j + 1)`` for the slot ``j`` where it goes — the first free one probed, else the
-    first one probed, whose entry it replaces. A full cache keeps its recent entries (the
-    transpositions of a decision) and costs a few probes a miss, not a scan."""
-    hsh = np.uint64(14695981039346656037)
-    prime = np.uint64(1099511628211)
-    for i in range(50):
-        hsh = (hsh ^ np.uint64(key[i])) * prime
-    size = used.shape[0]
-    home = np.int64((hsh ^ (hsh >> np.uint64(29))) % np.uint64(size))
-    j = home
-    for _ in range(_PROBES):
-        if used[j] == 0:
-            return -int(j) - 1
-        same = True
-        for i in range(50):
-            if keys[j, i] != key[i]:
-                same = False
-                break
-        if same:
-            return int(j)
-        j = (j + 1) % size
-    return -int(home) - 1
-
-
-@njit(cache=True, nogil=True)
-def _store(used: Any, keys: Any, vals: Any, j: int, key: Any, v: Any) -> None:
-    """Keep ``v`` as the outputs of ``key`` in slot ``j`` (a slot :func:`_slot` gave as
-    ``-(j + 1)``)."""
-    used[j] = 1
-    for i in range(50):
-        keys[j, i] = key[i]
-    for m in range(NUM_OUTPUTS):
-        vals[j, m] = v[m]
-
-
-@njit(cache=True, nogil=True)
-def _best_play_cached(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
-                      rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any,
-                      boff: Any, bfirst: Any, x: Any, h: Any, v: Any, best_v: Any,
-                      used: Any, ckeys: Any, cvals: Any) -> int:
-    """:func:`._kernels.best_play` (the same choice, the same outputs) with each play's
-    0-ply outputs looked up in, or added to, the cache (``used``, ``ckeys``, ``cvals``;
-    an empty cache is plain :func:`._kernels.best_play`)."""
-    if used.shape[0] == 0:
-        return best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
-                         bfirst, x, h, v, best_v)
-    best = 0
-    best_eq = -1e18
-    two = cb2.shape[0] > NUM_OUTPUTS and n > 1
-    u = np.zeros(NUM_OUTPUTS)  # the second of a pair's outputs
-    if two:
-        y, e = net_scratch(cw1.shape[0], cb1.shape[0])
-    k = 0
-    while k < n:
-        key = boards[k]
-        j = _slot(used, ckeys, key)
-        paired = False
-        if j >= 0:
-            for m in range(NUM_OUTPUTS):
-                v[m] = cvals[j, m]
-        else:
-            if two and k + 1 < n and kind_of(key, bo) == 3 and kind_of(boards[k + 1], bo) == 3:
-                paired = _slot(used, ckeys, boards[k + 1]) < 0
-            if paired:  # two contact plays missing: evaluated together, the same outputs
-                contact_two(key, boards[k + 1], cw1, cb1, cw2, cb2, x, y, h, e, v, u)
-                _store(used, ckeys, cvals, -j - 1, key, v)
-                j = _slot(used, ckeys, boards[k + 1])  # probed again: the first may sit there
-                if j < 0:
-                    _store(used, ckeys, cvals, -j - 1, boards[k + 1], u)
-            else:
-                eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
-                         x, h, v)
-                _store(used, ckeys, cvals, -j - 1, key, v)
-        for t in range(2 if paired else 1):
-            best_eq, best = keep_better(u if t == 1 else v, k + t, best_eq, best, best_v)
-        k += 2 if paired else 1
-    return best
 
 
 @njit(cache=True, nogil=True)
 def _one_ply_cached(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                     rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any, boff: Any,
                     bfirst: Any, boards: Any, steps: Any, dies: Any, table: Any, st: Any,
-                    x: Any, h: Any, v: Any, bv: Any, out: Any,
+                    x: Any, h: Any, bv: Any, out: Any,
                     used: Any, ckeys: Any, cvals: Any) -> None:
-    """:func:`_one_ply` with the leaves' outputs cached (:func:`_best_play_cached`)."""
+    """:func:`_one_ply` with the leaves' outputs cached (:func:`._kernels.best_play` with a cache)."""
     kind = eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
                     x, h, out)
     if kind <= 1:
@@ -225,8 +133,8 @@ def _one_ply_cached(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                 eval_one(_swapped(key), cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
                          boff, bfirst, x, h, bv)
             else:
-                _best_play_cached(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
-                                  comp, boff, bfirst, x, h, v, bv, used, ckeys, cvals)
+                best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
+                          bfirst, x, h, bv, used, ckeys, cvals)
             _add_flipped(out, w, bv)
     clip_outputs(out)
 
@@ -246,11 +154,11 @@ def two_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     boards, steps, dies, table, st = _scratch()
     boards2, steps2, dies2, table2, st2 = _scratch()
     x, h = net_scratch(cw1.shape[0], max(cb1.shape[0], rb1.shape[0]))
-    v = np.zeros(NUM_OUTPUTS)
     bv = np.zeros(NUM_OUTPUTS)
     nv = np.zeros(NUM_OUTPUTS)
-    used, ckeys, cvals = _new_cache(LEAF_SLOTS)
-    mused, mkeys, mvals = _new_cache(MID_SLOTS)
+    none = new_cache(0)  # the first ply's choice is not cached
+    used, ckeys, cvals = new_cache(LEAF_SLOTS)
+    mused, mkeys, mvals = new_cache(MID_SLOTS)
     for r in range(keys.shape[0]):
         key = keys[r]
         acc = out[r]
@@ -268,17 +176,17 @@ def two_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                     nxt = _swapped(key)
                 else:
                     k = best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
-                                  comp, boff, bfirst, x, h, v, bv)
+                                  comp, boff, bfirst, x, h, bv, *none)
                     nxt = boards[k]  # the 1-ply below works in its own scratch arrays
-                j = _slot(mused, mkeys, nxt)
+                j = cache_slot(mused, mkeys, nxt)
                 if j >= 0:
                     for m in range(NUM_OUTPUTS):
                         nv[m] = mvals[j, m]
                 else:
                     _one_ply_cached(nxt, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
                                     boff, bfirst, boards2, steps2, dies2, table2, st2, x, h,
-                                    v, bv, nv, used, ckeys, cvals)
-                    _store(mused, mkeys, mvals, -j - 1, nxt, nv)
+                                    bv, nv, used, ckeys, cvals)
+                    cache_store(mused, mkeys, mvals, -j - 1, nxt, nv)
                 _add_flipped(acc, w, nv)
         clip_outputs(acc)
 
@@ -311,7 +219,8 @@ def sample_positions(seed: int, first: int, count: int, noise: float,
     nin = cw1.shape[0]
     boards, steps, dies, table, st = _scratch()
     x, h = net_scratch(nin, max(cb1.shape[0], rb1.shape[0]))
-    v = np.zeros(NUM_OUTPUTS)
+    outs = np.empty((MAX_PLAYS, NUM_OUTPUTS))
+    none = new_cache(0)
     rng = np.zeros(1, np.uint64)
     noise_rng = np.zeros(1, np.uint64)
     cap = out.shape[0]
@@ -330,13 +239,13 @@ def sample_positions(seed: int, first: int, count: int, noise: float,
             if n == 0:
                 key = _swapped(key)
             else:
+                play_outputs(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
+                             boff, bfirst, x, h, outs, *none)
                 best = 0
                 best_eq = -1e18
                 for k in range(n):
-                    kind = eval_one(boards[k], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
-                                    comp, boff, bfirst, x, h, v)
-                    eq = -equity_of(v)
-                    if kind != 0 and noise > 0.0:
+                    eq = -equity_of(outs[k])
+                    if noise > 0.0 and not _finished(boards[k]):  # a finished game is exact
                         eq += noise * _gauss(noise_rng)
                     if eq > best_eq:
                         best_eq = eq
@@ -407,8 +316,8 @@ def match_nets(seed: int, pairs: int,
     nin = aw1.shape[0]
     boards, steps, dies, table, st = _scratch()
     x, h = net_scratch(nin, max(ab1.shape[0], arb1.shape[0], bb1.shape[0], brb1.shape[0]))
-    v = np.zeros(NUM_OUTPUTS)
     bv = np.zeros(NUM_OUTPUTS)
+    none = new_cache(0)  # best_play's empty cache
     rng = np.zeros(1, np.uint64)
     for p in range(pairs):
         total = 0
@@ -423,12 +332,12 @@ def match_nets(seed: int, pairs: int,
                 else:
                     if turn == a_seat:
                         k = best_play(boards, n, aw1, ab1, aw2, ab2, arw1, arb1, arw2, arb2,
-                                        bo, comp, boff, bfirst, x, h, v, bv)
+                                        bo, comp, boff, bfirst, x, h, bv, *none)
                     elif b_pubeval:
                         k = _pubeval_choice(boards, n, wcontact if is_contact(key) else wrace)
                     else:
                         k = best_play(boards, n, bw1, bb1, bw2, bb2, brw1, brb1, brw2, brb2,
-                                        bo, comp, boff, bfirst, x, h, v, bv)
+                                        bo, comp, boff, bfirst, x, h, bv, *none)
                     key = boards[k].copy()
                     if _finished(key):
                         pts = win_points(key)
