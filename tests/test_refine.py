@@ -17,6 +17,7 @@ from backgammon.engine.evaluator import Evaluator
 from backgammon.engine.refine import (
     RefineConfig,
     fit,
+    fit_best,
     late_contact,
     label,
     main,
@@ -104,6 +105,39 @@ def test_weight_decay_shrinks_the_weights_not_the_biases() -> None:
         RefineConfig(weight_decay=-0.1)
 
 
+def test_warmup_grows_the_first_steps() -> None:
+    """A warm-up keeps a converged network's first epoch near where it started: Adam's
+    first steps move every weight by about the full step whatever its gradient."""
+    rng = np.random.default_rng(4)
+    net = Network.random(6, rng, inputs=4)
+    x = rng.uniform(size=(64, 4))
+    targets = np.clip(net.forward(x) + rng.normal(0.0, 0.01, (64, 5)), 0.0, 1.0)
+    moved = {}
+    for warmup in (0.0, 5.0):
+        after = fit(net, x, targets, epochs=10, batch=16, learning_rate=1e-2, seed=1,
+                    warmup=warmup)
+        moved[warmup] = float(np.abs(after.w1 - net.w1).sum())
+    assert 0 < moved[5.0] < 0.75 * moved[0.0]
+    with pytest.raises(ValueError, match="warmup"):
+        RefineConfig(epochs=10, warmup=11)
+
+
+def test_fit_best_keeps_the_epoch_with_the_lowest_held_out_error() -> None:
+    rng = np.random.default_rng(5)
+    net = Network.random(6, rng, inputs=4)
+    x = rng.uniform(size=(128, 4))
+    targets = np.tile([0.8, 0.3, 0.02, 0.05, 0.0], (128, 1))
+    kept, epoch, errors = fit_best(net, x[:96], targets[:96], x[96:], targets[96:], epochs=8,
+                                   batch=16, learning_rate=2e-2, seed=1)
+    assert len(errors) == 9 and epoch > 0 and errors[epoch] == min(errors) < errors[0]
+    from backgammon.engine.refine import equity_error
+
+    assert equity_error(kept, x[96:], targets[96:]) == pytest.approx(errors[epoch])
+    # the same fit without the choice ends at the last epoch's weights
+    last = fit(net, x[:96], targets[:96], epochs=8, batch=16, learning_rate=2e-2, seed=1)
+    assert equity_error(last, x[96:], targets[96:]) == pytest.approx(errors[-1])
+
+
 def test_strength_vs_itself_is_exactly_even(nets: NetworkPair) -> None:
     # duplicate dice and the same network in both seats: every pair cancels
     assert strength_vs(nets, nets, 20) == (0.0, 0.0)
@@ -129,12 +163,13 @@ def test_round_and_command(tmp_path: Path, nets: NetworkPair,
     args = ["--run", "r", "--runs-dir", str(tmp_path), "--positions", "300", "--epochs", "1",
             "--eval-pairs", "3", "--threads", "1"]
     assert main(args) == 0
-    assert main(args) == 0
+    assert main([*args, "--epochs", "2", "--keep-best", "--warmup", "0.5"]) == 0
     run = tmp_path / "r"
     assert (run / "round-0.npz").exists() and (run / "round-1.npz").exists()
     assert (run / "data-0.npz").exists()  # kept for refitting (not committed)
     log = (run / "log.txt").read_text()
     assert "rounds 0..0" in log and "rounds 1..1" in log and "student v teacher" in log
+    assert "contact network: kept epoch" in log and "'keep_best': True" in log
     NetworkPair.load(run / "round-1.npz")
     capsys.readouterr()
 

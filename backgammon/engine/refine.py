@@ -51,7 +51,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -130,6 +130,12 @@ class RefineConfig:
     #: starts out computing the teacher's function); 0 adds none (a teacher that has one
     #: keeps it)
     hidden2_contact: int = 0
+    #: epochs over which the fit's step grows from 0 to ``learning_rate`` (then decays):
+    #: a fit from a converged network wants a few (Adam's first steps jolt it otherwise)
+    warmup: float = 0.0
+    #: keep the end of the epoch (or the start) with the lowest held-out error
+    #: (:func:`fit_best`) instead of the last one
+    keep_best: bool = False
 
     def __post_init__(self) -> None:
         if self.positions < 100:
@@ -152,6 +158,8 @@ class RefineConfig:
             raise ValueError(f"late_weight={self.late_weight}: at least 1")
         if self.hidden2_contact < 0:
             raise ValueError(f"hidden2_contact={self.hidden2_contact}: 0 (none) or more")
+        if not 0.0 <= self.warmup <= self.epochs:
+            raise ValueError(f"warmup={self.warmup}: from 0 to the {self.epochs} epochs")
 
     @property
     def deeper_files(self) -> tuple[str, ...]:
@@ -264,13 +272,14 @@ def equity_error(net: Network, x: NDArray[np.float64], t: NDArray[np.float64]) -
 
 def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs: int,
         batch: int, learning_rate: float, seed: int, weight_decay: float = 0.0,
-        progress: Progress | None = None) -> Network:
+        warmup: float = 0.0, progress: Progress | None = None) -> Network:
     """A copy of ``net`` (one or two hidden layers) trained toward targets ``t`` (``n × 5``
     probabilities) on inputs ``x``: mini-batch Adam on the summed cross-entropy of the five
-    sigmoid outputs, step
-    ``learning_rate`` cosine-decayed to 1/100 of it over ``epochs`` passes; with
-    ``weight_decay`` the weight matrices also shrink by ``step × weight_decay`` each step
-    (AdamW's decoupled decay; the biases do not).
+    sigmoid outputs, step ``learning_rate`` cosine-decayed to 1/100 of it over ``epochs``
+    passes (after ``warmup`` epochs over which it grows from 0: a network that has already
+    converged is otherwise jolted by Adam's first steps); with ``weight_decay`` the weight
+    matrices also shrink by ``step × weight_decay`` each step (AdamW's decoupled decay;
+    the biases do not).
 
     >>> rng = np.random.default_rng(0)
     >>> net = Network.random(4, rng, inputs=3)
@@ -279,6 +288,56 @@ def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs:
     >>> bool(abs(after.forward(x)[:, 0].mean() - 0.7) < 0.02)
     True
     """
+    params: list[NDArray[np.float32]] = []
+    for params in _epochs(net, x, t, epochs=epochs, batch=batch, learning_rate=learning_rate,
+                          seed=seed, weight_decay=weight_decay, warmup=warmup,
+                          progress=progress):
+        pass
+    return _network_of(params) if params else net.copy()
+
+
+def fit_best(net: Network, x: NDArray[np.float64], t: NDArray[np.float64],
+             xv: NDArray[np.float64], tv: NDArray[np.float64], *, epochs: int, batch: int,
+             learning_rate: float, seed: int, weight_decay: float = 0.0, warmup: float = 0.0,
+             progress: Progress | None = None) -> tuple[Network, int, list[float]]:
+    """:func:`fit`, keeping the network with the lowest held-out error
+    (:func:`equity_error` on ``xv``, ``tv``) among the start and the end of every epoch:
+    ``(network, its epoch (0: the start), the errors of epochs 0..epochs)``. A fit from a
+    converged network cannot then end worse on held-out positions than it started.
+
+    >>> rng = np.random.default_rng(0)
+    >>> net = Network.random(4, rng, inputs=3)
+    >>> x = rng.uniform(size=(64, 3)); own = net.forward(x)
+    >>> wrong = np.tile([0.1, 0.0, 0.0, 0.5, 0.1], (64, 1))  # the fit moves away from own
+    >>> kept, epoch, errors = fit_best(net, x, wrong, x, own, epochs=5, batch=16,
+    ...                                learning_rate=0.05, seed=0)
+    >>> epoch, errors[0], bool(errors[-1] > 0.1)
+    (0, 0.0, True)
+    """
+    best = net.copy()
+    errors = [equity_error(net, xv, tv)]
+    chosen = 0
+    for e, params in enumerate(_epochs(net, x, t, epochs=epochs, batch=batch,
+                                       learning_rate=learning_rate, seed=seed,
+                                       weight_decay=weight_decay, warmup=warmup,
+                                       progress=progress), start=1):
+        now = _network_of(params)
+        errors.append(equity_error(now, xv, tv))
+        if errors[-1] < errors[chosen]:
+            best, chosen = now, e
+    return best, chosen, errors
+
+
+def _network_of(params: list[NDArray[np.float32]]) -> Network:
+    """A :class:`Network` (float64 copies) of the fit's arrays."""
+    return Network(*(np.array(a, dtype=np.float64) for a in params))
+
+
+def _epochs(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs: int,
+            batch: int, learning_rate: float, seed: int, weight_decay: float, warmup: float,
+            progress: Progress | None) -> Iterator[list[NDArray[np.float32]]]:
+    """The fit of :func:`fit`, yielding its arrays (live: copy what is kept) after each
+    epoch."""
     dt = np.float32  # twice the speed of float64 on these matrices, same fit
     xs = np.ascontiguousarray(x, dtype=dt)
     ts = np.ascontiguousarray(t, dtype=dt)
@@ -294,6 +353,7 @@ def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs:
     n = len(xs)
     steps_per_epoch = max(1, math.ceil(n / batch))
     total = epochs * steps_per_epoch
+    rising = int(warmup * steps_per_epoch)
     step = 0
     for epoch in range(epochs):
         order = rng.permutation(n)
@@ -317,6 +377,8 @@ def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs:
                 grads += [h.T @ dg, dg.sum(0), g.T @ d2]
             step += 1
             lr = learning_rate * (0.01 + 0.99 * 0.5 * (1.0 + math.cos(math.pi * step / total)))
+            if step <= rising:
+                lr *= step / rising
             c1 = 1.0 - beta1 ** step
             c2 = 1.0 - beta2 ** step
             if weight_decay:
@@ -334,7 +396,7 @@ def fit(net: Network, x: NDArray[np.float64], t: NDArray[np.float64], *, epochs:
                     np.maximum(vv, 1e-30, out=vv)
         if progress is not None:
             progress.update(epoch + 1)
-    return Network(*(np.ascontiguousarray(a, dtype=np.float64) for a in params))
+        yield params
 
 
 @dataclass(frozen=True)
@@ -458,9 +520,19 @@ def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
         before = equity_error(net, xv, targets[val])
         if len(train_rows):
             with Progress(config.epochs, f"round {k}: fitting {name}", unit="epochs") as bar:
-                net = fit(net, x, targets[train_rows], epochs=config.epochs, batch=config.batch,
-                          learning_rate=config.learning_rate, seed=seed,
-                          weight_decay=config.weight_decay, progress=bar)
+                if config.keep_best and len(val):
+                    net, chosen, errs = fit_best(
+                        net, x, targets[train_rows], xv, targets[val], epochs=config.epochs,
+                        batch=config.batch, learning_rate=config.learning_rate, seed=seed,
+                        weight_decay=config.weight_decay, warmup=config.warmup, progress=bar)
+                    say(f"round {k}: {name} network: kept epoch {chosen} of {config.epochs} "
+                        "(held-out error by epoch: "
+                        f"{' '.join(f'{e:.4f}' for e in errs)})")
+                else:
+                    net = fit(net, x, targets[train_rows], epochs=config.epochs,
+                              batch=config.batch, learning_rate=config.learning_rate,
+                              seed=seed, weight_decay=config.weight_decay,
+                              warmup=config.warmup, progress=bar)
         after = equity_error(net, xv, targets[val])
         setattr(student, name, net)
         errors[name] = (before, after, len(train_rows))
@@ -516,6 +588,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--late-weight", type=int, default=d.late_weight,
                     help="count late contact positions (borne-off checkers, or pips more than "
                          "60 apart) this many times in the contact fit (default 1)")
+    ap.add_argument("--warmup", type=float, default=d.warmup,
+                    help="epochs over which the fit's step grows from 0 (default 0)")
+    ap.add_argument("--keep-best", action="store_true",
+                    help="keep the epoch (or the start) with the lowest held-out error")
     args = ap.parse_args(argv)
     try:
         config = replace(d, positions=args.positions, noise=args.noise, seed=args.seed,
@@ -525,7 +601,8 @@ def main(argv: list[str] | None = None) -> int:
                          keys_from=args.keys_from, hidden_contact=args.hidden_contact,
                          deeper=None if args.deeper is None else tuple(args.deeper),
                          deeper_weight=args.deeper_weight, weight_decay=args.weight_decay,
-                         late_weight=args.late_weight, hidden2_contact=args.hidden2_contact)
+                         late_weight=args.late_weight, hidden2_contact=args.hidden2_contact,
+                         warmup=args.warmup, keep_best=args.keep_best)
     except ValueError as exc:
         ap.error(str(exc))
     folder = args.runs_dir / args.run
