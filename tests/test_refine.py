@@ -390,3 +390,86 @@ def test_late_contact_positions_and_their_weight_in_the_fit(tmp_path: Path, nets
     assert weighted.contact_error_before == plain.contact_error_before  # same held-out rows
     with pytest.raises(ValueError, match="late_weight"):
         RefineConfig(late_weight=0)
+
+
+def test_trajectories_record_the_0_and_1_ply_outputs_of_the_games_positions(nets: NetworkPair) -> None:
+    """Every position of the games, in order, with exactly what Evaluator gives it at 0
+    and 1 ply; each next row of a game is the previous row's best 0-ply play for some
+    roll (or the same position passed over)."""
+    from backgammon.engine import _search_kernels as S
+    from backgammon.engine.bearoff import kernel_args
+
+    cap = 4000
+    keys, v0, v1 = np.zeros((cap, 50), np.uint8), np.zeros((cap, 5)), np.zeros((cap, 5))
+    games = np.zeros(cap, np.int64)
+    m = S.trajectories(7, 0, 12, 0.1, 8, *nets.kernel_args(), True, *kernel_args(), keys, v0,
+                       v1, games)
+    assert 12 * 10 < m < cap - 500 and set(games[:m].tolist()) == set(range(12))
+    ev = Evaluator(nets)
+    np.testing.assert_array_equal(v0[:m], ev.outputs(keys[:m]))
+    np.testing.assert_array_equal(v1[:m], ev.outputs_at(keys[:m], 1))
+    from backgammon._movegen import generate
+    from backgammon.engine.evaluator import equities
+
+    boards, steps, dies, table, st = S._scratch()
+    for t in range(0, m - 1, 7):  # every 7th: each a best 0-ply play of a roll, or a pass
+        if games[t + 1] != games[t]:
+            continue
+        swapped = np.concatenate([keys[t, 25:], keys[t, :25]])
+        found = (keys[t + 1] == swapped).all()
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                n = generate(keys[t], d1, d2, boards, steps, dies, table, st)
+                if n and not found:
+                    best = int(np.argmax(-equities(ev.outputs(boards[:n]))))
+                    found = bool((boards[best] == keys[t + 1]).all())
+        assert found, t
+    first_again = np.zeros_like(keys)
+    S.trajectories(7, 0, 12, 0.1, 8, *nets.kernel_args(), True, *kernel_args(), first_again,
+                   v0.copy(), v1.copy(), games.copy())
+    np.testing.assert_array_equal(first_again[:m], keys[:m])  # seeded
+
+
+def test_lambda_targets_follow_the_luck_adjusted_recursion() -> None:
+    """Written out again with flip_outputs: target(t) = 1-ply(t) + lam * (the next row's
+    target - its 0-ply outputs) seen from row t's side; a game's last row keeps its 1-ply
+    outputs; lam = 0 gives the 1-ply outputs."""
+    from backgammon.engine import _search_kernels as S
+    from backgammon.engine.evaluator import flip_outputs
+
+    rng = np.random.default_rng(2)
+    n = 40
+    def outputs() -> np.ndarray:
+        w = rng.uniform(0.2, 0.8, n)
+        wg = w * rng.uniform(0.1, 0.3, n)
+        lg = (1 - w) * rng.uniform(0.1, 0.3, n)
+        return np.column_stack([w, wg, wg * 0.1, lg, lg * 0.1])
+    v0, v1 = outputs(), outputs()
+    games = np.repeat([0, 1, 2], [15, 20, 5])
+    for lam in (0.0, 0.7, 1.0):
+        out = np.empty((n, 5))
+        S.lambda_targets(v0, v1, games, lam, out)
+        y = np.empty((n, 5))
+        for t in range(n - 1, -1, -1):
+            y[t] = v1[t]
+            if t + 1 < n and games[t + 1] == games[t]:
+                y[t] += lam * (flip_outputs(y[t + 1:t + 2]) - flip_outputs(v0[t + 1:t + 2]))[0]
+        clipped = y.copy()
+        for row in clipped:
+            K.clip_outputs(row)
+        np.testing.assert_allclose(out, clipped, atol=1e-12)
+        if lam == 0.0:
+            np.testing.assert_array_equal(out, v1)
+    assert not np.allclose(out, v1)
+
+
+def test_round_on_luck_adjusted_self_play_targets(tmp_path: Path, nets: NetworkPair) -> None:
+    config = RefineConfig(positions=500, epochs=1, eval_pairs=5, threads=2,
+                          trajectory_lambda=0.9)
+    lines: list[str] = []
+    refine_round(nets, config, 0, folder=tmp_path, say=lines.append)
+    assert any("luck-adjusted targets (lambda 0.9" in line for line in lines)
+    with np.load(tmp_path / "data-0.npz") as d:
+        assert d["keys"].shape == (500, 50) and d["targets"].shape == (500, 5)
+    with pytest.raises(ValueError, match="trajectory_lambda"):
+        RefineConfig(trajectory_lambda=1.5)

@@ -11,6 +11,9 @@ networks.
   by transposition are evaluated once; about a third of the work in our measurement).
 * :func:`sample_positions` plays seeded self-play games at 0 ply with Gaussian noise on the
   equities (the weaker bots' idea) and records the positions met, side on roll first.
+* :func:`trajectories` plays seeded self-play games at 0 ply and records every position
+  with its 0-ply and 1-ply outputs; :func:`lambda_targets` turns them into luck-adjusted
+  outcomes (the training targets of ``refine --trajectory-lambda``).
 * :func:`match_nets` plays a network against another one, or against pubeval, on duplicate
   dice (the strength checks of :mod:`.train` and :mod:`.refine`).
 
@@ -47,7 +50,7 @@ from ._kernels import (
 )
 
 __all__ = ["LEAF_SLOTS", "MID_SLOTS", "match_nets", "one_ply_batch", "sample_positions",
-           "two_ply_batch"]
+           "lambda_targets", "trajectories", "two_ply_batch"]
 
 
 @njit(cache=True, nogil=True)
@@ -206,6 +209,38 @@ def _gauss(state: Any) -> float:
 
 
 @njit(cache=True, nogil=True)
+def _noisy_choice(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+                  rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any, boff: Any,
+                  bfirst: Any, x: Any, h: Any, outs: Any, noise: float, noise_rng: Any) -> int:
+    """Index of the play with the best 0-ply equity for the mover plus Gaussian noise of
+    standard deviation ``noise`` (none on a play that ends the game: it is exact)."""
+    play_outputs(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                 x, h, outs, *new_cache(0))
+    best = 0
+    best_eq = -1e18
+    for k in range(n):
+        eq = -equity_of(outs[k])
+        if noise > 0.0 and not _finished(boards[k]):
+            eq += noise * _gauss(noise_rng)
+        if eq > best_eq:
+            best_eq = eq
+            best = k
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _game_ends(key: Any, bo: bool) -> bool:
+    """Has a side borne off everything, or (with ``bo``) is ``key`` a bear-off valued
+    exactly?"""
+    a = 0
+    b = 0
+    for i in range(25):
+        a += key[i]
+        b += key[25 + i]
+    return a == 0 or b == 0 or (bo and is_bearoff(key))
+
+
+@njit(cache=True, nogil=True)
 def sample_positions(seed: int, first: int, count: int, noise: float,
                      cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                      rw1: Any, rb1: Any, rw2: Any, rb2: Any,
@@ -220,7 +255,6 @@ def sample_positions(seed: int, first: int, count: int, noise: float,
     boards, steps, dies, table, st = _scratch()
     x, h = net_scratch(nin, max(cb1.shape[0], rb1.shape[0]))
     outs = np.empty((MAX_PLAYS, NUM_OUTPUTS))
-    none = new_cache(0)
     rng = np.zeros(1, np.uint64)
     noise_rng = np.zeros(1, np.uint64)
     cap = out.shape[0]
@@ -239,28 +273,110 @@ def sample_positions(seed: int, first: int, count: int, noise: float,
             if n == 0:
                 key = _swapped(key)
             else:
-                play_outputs(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
-                             boff, bfirst, x, h, outs, *none)
-                best = 0
-                best_eq = -1e18
-                for k in range(n):
-                    eq = -equity_of(outs[k])
-                    if noise > 0.0 and not _finished(boards[k]):  # a finished game is exact
-                        eq += noise * _gauss(noise_rng)
-                    if eq > best_eq:
-                        best_eq = eq
-                        best = k
+                best = _noisy_choice(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
+                                     comp, boff, bfirst, x, h, outs, noise, noise_rng)
                 key = boards[best].copy()
-            a = 0
-            b = 0
-            for i in range(25):
-                a += key[i]
-                b += key[25 + i]
-            if a == 0 or b == 0 or (bo and is_bearoff(key)):
+            if _game_ends(key, bo):
                 break
             d1 = roll_die(rng)
             d2 = roll_die(rng)
     return m
+
+
+@njit(cache=True, nogil=True)
+def trajectories(seed: int, first: int, count: int, noise: float, noisy_plies: int,
+                 cw1: Any, cb1: Any, cw2: Any, cb2: Any, rw1: Any, rb1: Any, rw2: Any, rb2: Any,
+                 bo: bool, comp: Any, boff: Any, bfirst: Any,
+                 keys: Any, v0: Any, v1: Any, games: Any) -> int:
+    """Play games ``first .. first + count - 1`` of seed ``seed`` by 0-ply self-play, the
+    first ``j`` plies of each with the equities perturbed as in :func:`sample_positions`
+    (``j`` drawn from 0 .. ``noisy_plies`` per game, so that the games spread out), the
+    rest by the best 0-ply play; and record every position met after those ``j`` plies and
+    the opening's (whose roll is never a double, so its luck would not have mean zero;
+    side on roll first, before its roll) into ``keys`` with its 0-ply outputs (``v0``),
+    its 1-ply outputs (``v1``: the mean over the 21 rolls of the outputs after the best
+    0-ply play, exactly what :func:`one_ply_batch` gives) and its game's index
+    (``games``), until the arrays are full. A game ends at a finished game or, with
+    ``bo``, at a bear-off (exact). No game is started with fewer than 500 rows left (a
+    longer one is cut there). Returns the number of rows written.
+
+    These are the terms of a luck-adjusted (variance-reduced) outcome of each game from
+    each of its positions (:func:`.refine.trajectory_targets`): the play after position
+    ``t`` is the best 0-ply play, the one the 1-ply mean assumes, so the luck of each roll
+    (the outputs after it less the 1-ply mean) has mean zero."""
+    boards, steps, dies, table, st = _scratch()
+    x, h = net_scratch(cw1.shape[0], max(cb1.shape[0], rb1.shape[0]))
+    outs = np.empty((MAX_PLAYS, NUM_OUTPUTS))
+    used, ckeys, cvals = new_cache(MID_SLOTS)  # a position's leaves, found again for its roll
+    bv = np.zeros(NUM_OUTPUTS)
+    rng = np.zeros(1, np.uint64)
+    noise_rng = np.zeros(1, np.uint64)
+    cap = keys.shape[0]
+    m = 0
+    for g in range(first, first + count):
+        if m + 500 > cap:
+            break
+        key, d1, d2, _ = start_game(seed, g, rng)
+        game_stream(seed ^ 0x3C3C3C3C, g, noise_rng)
+        noisy = int(_uniform(noise_rng) * (noisy_plies + 1))
+        for ply in range(10000):
+            if m >= cap:
+                break
+            if ply >= noisy and ply > 0:  # recorded, then the best 0-ply play
+                keys[m, :] = key
+                games[m] = g
+                eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                         x, h, v0[m])
+                _one_ply_cached(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
+                                bfirst, boards, steps, dies, table, st, x, h, bv, v1[m],
+                                used, ckeys, cvals)
+                m += 1
+            n = generate(key, d1, d2, boards, steps, dies, table, st)
+            if n == 0:
+                nxt = _swapped(key)
+            elif ply >= noisy and ply > 0:  # the 1-ply pass left these plays in the cache
+                nxt = boards[best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
+                                       comp, boff, bfirst, x, h, bv, used, ckeys, cvals)]
+            else:
+                nxt = boards[_noisy_choice(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
+                                           bo, comp, boff, bfirst, x, h, outs,
+                                           noise if ply < noisy else 0.0, noise_rng)]
+            key = nxt.copy()
+            if _game_ends(key, bo):
+                break
+            d1 = roll_die(rng)
+            d2 = roll_die(rng)
+    return m
+
+
+@njit(cache=True, nogil=True)
+def lambda_targets(v0: Any, v1: Any, games: Any, lam: float, out: Any) -> None:
+    """Targets of :func:`trajectories`' rows into ``out``: row ``t``'s 1-ply outputs plus
+    ``lam`` times the next row's (same game) target less its 0-ply outputs, turned to row
+    ``t``'s side (win differences change sign, the gammon columns swap). With ``lam = 1``
+    this is the game's outcome less the luck of every roll from ``t`` on (each roll's
+    outputs after it less the 1-ply mean before it): an unbiased value of the 0-ply
+    player's position whatever the network's errors; with ``lam = 0`` the 1-ply outputs.
+    The targets are clipped consistent (:func:`._kernels.clip_outputs`) after the
+    recursion, which runs on the unclipped ones."""
+    n = v0.shape[0]
+    y = np.empty(NUM_OUTPUTS)
+    d = np.empty(NUM_OUTPUTS)
+    for t in range(n - 1, -1, -1):
+        if t + 1 < n and games[t + 1] == games[t]:
+            for i in range(NUM_OUTPUTS):
+                d[i] = y[i] - v0[t + 1, i]  # y: row t + 1's unclipped target
+            y[0] = v1[t, 0] - lam * d[0]
+            y[1] = v1[t, 1] + lam * d[3]
+            y[2] = v1[t, 2] + lam * d[4]
+            y[3] = v1[t, 3] + lam * d[1]
+            y[4] = v1[t, 4] + lam * d[2]
+        else:
+            for i in range(NUM_OUTPUTS):
+                y[i] = v1[t, i]
+        for i in range(NUM_OUTPUTS):
+            out[t, i] = y[i]
+        clip_outputs(out[t])
 
 
 @njit(cache=True, nogil=True)

@@ -136,6 +136,10 @@ class RefineConfig:
     #: keep the end of the epoch (or the start) with the lowest held-out error
     #: (:func:`fit_best`) instead of the last one
     keep_best: bool = False
+    #: take the positions and their targets from :func:`trajectory_sample` with this
+    #: ``lam`` (luck-adjusted outcomes of the teacher's self-play) instead of sampling and
+    #: labelling them; None: sample and label
+    trajectory_lambda: float | None = None
 
     def __post_init__(self) -> None:
         if self.positions < 100:
@@ -158,6 +162,8 @@ class RefineConfig:
             raise ValueError(f"late_weight={self.late_weight}: at least 1")
         if self.hidden2_contact < 0:
             raise ValueError(f"hidden2_contact={self.hidden2_contact}: 0 (none) or more")
+        if self.trajectory_lambda is not None and not 0.0 <= self.trajectory_lambda <= 1.0:
+            raise ValueError(f"trajectory_lambda={self.trajectory_lambda}: in [0, 1]")
         if not 0.0 <= self.warmup <= self.epochs:
             raise ValueError(f"warmup={self.warmup}: from 0 to the {self.epochs} epochs")
 
@@ -242,6 +248,57 @@ def label(evaluator: Evaluator, keys: NDArray[np.uint8], *, threads: int = 0,
     if partial is not None and done > first:
         save(done)
     return out
+
+
+def trajectory_sample(nets: NetworkPair, count: int, *, seed: int, lam: float,
+                      noise: float = 0.1, noisy_plies: int = 8, threads: int = 0,
+                      progress: Progress | None = None,
+                      ) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
+    """``count`` positions of seeded 0-ply self-play games of ``nets`` and their
+    luck-adjusted targets (``keys``, ``targets``): every position after the first few
+    noisy plies of each game (:func:`._search_kernels.trajectories`), its target the
+    1-ply outputs plus ``lam`` times the rest of the game's luck-adjusted surprise
+    (:func:`._search_kernels.lambda_targets`; ``lam = 1``: the outcome less the luck of
+    the dice, unbiased whatever the network gets wrong; ``0``: the 1-ply outputs). Costs
+    about what 1-ply labels of as many positions do; games in ``threads`` threads.
+
+    >>> from backgammon.engine import default_evaluator
+    >>> keys, targets = trajectory_sample(default_evaluator().nets, 300, seed=1, lam=1.0,
+    ...                                   threads=1)
+    >>> keys.shape, targets.shape, bool((targets >= 0).all() and (targets <= 1).all())
+    ((300, 50), (300, 5), True)
+    """
+    args = (*nets.kernel_args(), True, *bearoff_tables())
+    per_chunk = 100  # games: about 5,000 positions
+
+    def chunk(c: int) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
+        cap = per_chunk * 120 + 500
+        keys = np.zeros((cap, 50), np.uint8)
+        v0 = np.zeros((cap, 5))
+        v1 = np.zeros((cap, 5))
+        games = np.zeros(cap, np.int64)
+        kernel: Any = S.trajectories
+        m = int(kernel(seed, c * per_chunk, per_chunk, noise, noisy_plies, *args, keys, v0, v1,
+                       games))
+        targets = np.empty((m, 5))
+        S.lambda_targets(v0[:m], v1[:m], games[:m], lam, targets)
+        return keys[:m], targets
+
+    threads = threads or os.cpu_count() or 1
+    parts: list[tuple[NDArray[np.uint8], NDArray[np.float64]]] = []
+    done = 0
+    c = 0
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        while done < count:
+            for keys, targets in pool.map(chunk, range(c, c + threads)):
+                parts.append((keys, targets))
+                done += len(keys)
+            c += threads
+            if progress is not None:
+                progress.update(min(done, count))
+    keys = np.concatenate([p[0] for p in parts])[:count]
+    targets = np.concatenate([p[1] for p in parts])[:count]
+    return np.ascontiguousarray(keys), targets
 
 
 def late_contact(keys: NDArray[np.uint8]) -> NDArray[np.bool_]:
@@ -463,6 +520,21 @@ def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
         with np.load(cache) as d:
             keys, targets = d["keys"], d["targets"]
         say(f"round {k}: {len(keys)} labelled positions from {cache}")
+    elif config.trajectory_lambda is not None:
+        ts = time.perf_counter()
+        with Progress(config.positions, f"round {k}: self-play trajectories",
+                      unit="positions") as bar:
+            keys, targets = trajectory_sample(teacher, config.positions, seed=seed,
+                                              lam=config.trajectory_lambda,
+                                              noise=config.noise, threads=config.threads,
+                                              progress=bar)
+        say(f"round {k}: {len(keys)} positions of self-play, luck-adjusted targets "
+            f"(lambda {config.trajectory_lambda:g}; "
+            f"{len(keys) / (time.perf_counter() - ts):.0f} positions/s)")
+        if cache is not None:
+            tmp = cache.with_name(cache.name + ".tmp.npz")
+            np.savez(tmp, keys=keys, targets=targets)
+            os.replace(tmp, cache)
     else:
         if config.keys_from is not None:
             with np.load(config.keys_from) as d:
@@ -590,6 +662,10 @@ def main(argv: list[str] | None = None) -> int:
                          "60 apart) this many times in the contact fit (default 1)")
     ap.add_argument("--warmup", type=float, default=d.warmup,
                     help="epochs over which the fit's step grows from 0 (default 0)")
+    ap.add_argument("--trajectory-lambda", type=float, default=None,
+                    help="positions and targets from the teacher's self-play: 1-ply outputs "
+                         "plus this share of the luck-adjusted rest of the game (1: the "
+                         "outcome less the dice's luck)")
     ap.add_argument("--keep-best", action="store_true",
                     help="keep the epoch (or the start) with the lowest held-out error")
     args = ap.parse_args(argv)
@@ -602,7 +678,8 @@ def main(argv: list[str] | None = None) -> int:
                          deeper=None if args.deeper is None else tuple(args.deeper),
                          deeper_weight=args.deeper_weight, weight_decay=args.weight_decay,
                          late_weight=args.late_weight, hidden2_contact=args.hidden2_contact,
-                         warmup=args.warmup, keep_best=args.keep_best)
+                         warmup=args.warmup, keep_best=args.keep_best,
+                         trajectory_lambda=args.trajectory_lambda)
     except ValueError as exc:
         ap.error(str(exc))
     folder = args.runs_dir / args.run
