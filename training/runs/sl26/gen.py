@@ -13,6 +13,8 @@ from backgammon.engine.bearoff import kernel_args
 from backgammon.engine.network import NetworkPair
 
 SEED, GAMES_PER_CHUNK = 191, 100
+FIRST = int(sys.argv[2]) if len(sys.argv) > 2 else 0  # the first chunk (a later part of the same games)
+OUT = sys.argv[3] if len(sys.argv) > 3 else "training/runs/sl26/data-traj.npz"
 count = int(sys.argv[1])
 nets = NetworkPair.load("training/runs/sl19/round-0.npz")
 args = (*nets.kernel_args(), True, *kernel_args())
@@ -26,14 +28,14 @@ def chunk(c: int):
     return k[:m], v0[:m], v1[:m], g[:m]
 
 
-parts, done, c, t = [], 0, 0, time.time()
+parts, done, c, t = [], 0, FIRST, time.time()
 with ThreadPoolExecutor(2) as pool:
     while done < count:
         for p in pool.map(chunk, range(c, c + 2)):
             parts.append(p); done += len(p[0])
         c += 2
-        if c % 20 == 0:
+        if (c - FIRST) % 20 == 0:
             print(done, round(time.time() - t), flush=True)
 k, v0, v1, g = (np.concatenate([p[i] for p in parts]) for i in range(4))
-np.savez("training/runs/sl26/data-traj.npz", keys=k, v0=v0, v1=v1, games=g)
-print("done", len(k), "positions,", c * GAMES_PER_CHUNK, "games,", round(time.time() - t), "s", flush=True)
+np.savez(OUT, keys=k, v0=v0, v1=v1, games=g)
+print("done", len(k), "positions,", (c - FIRST) * GAMES_PER_CHUNK, "games,", round(time.time() - t), "s", flush=True)
