@@ -19,6 +19,14 @@ that learns it plays 0 ply closer to the old 1 ply. A round:
 4. **Measure** the student against the teacher and against pubeval on duplicate dice
    (:func:`.train.strength_vs`), and keep it only if it beats the teacher.
 
+Luck-adjusted targets: ``--trajectory-lambda L`` takes the positions of the teacher's own
+self-play games (:func:`trajectory_sample`) and, as each one's target, its 1-ply outputs plus
+``L`` times the rest of its game's surprise: the outcome less the luck of every roll, the
+luck of a roll being the outputs after it less the 1-ply mean before it (gnubg's variance
+reduction for rollouts, applied to one game). With ``L = 1`` the target is unbiased whatever
+the network gets wrong, but noisy (RMS 0.22 from the 1-ply outputs with `sl19`); ``L = 0``
+is the 1-ply label. It costs what 1-ply labels of as many positions do.
+
 Deeper labels: ``--plies 2`` labels with the teacher's 2-ply outputs (about 40 positions/s
 on two cores instead of ~1,000, so a round labels tens of thousands of positions, saved every
 minute in ``data-<k>.partial.npz`` and resumed from there after a stop), and ``--keys-from
@@ -37,6 +45,9 @@ Usage (from the repository root)::
         --seed 91 --positions 1000000 --hidden-contact 512 --epochs 120 \
         --deeper training/runs/sl9/labels-2ply.npz --deeper training/runs/sl9/labels-2ply-b.npz \
         --deeper-weight 0.5          # targets: the mean of the 1-ply and the 2-ply labels
+    python -m backgammon.engine.refine --run sl26 --teacher training/runs/sl19/round-0.npz \
+        --trajectory-lambda 0.5 --positions 1000000 --epochs 30 --learning-rate 1e-3 \
+        --warmup 1 --keep-best      # luck-adjusted self-play targets, from a converged net
 
 A run lives in ``training/runs/<run>/``: ``round-<k>.npz`` (the student of round ``k``),
 ``best.npz`` (the best network so far), ``log.txt``; the labelled positions of each round
