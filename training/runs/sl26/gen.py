@@ -1,7 +1,12 @@
 """Raw self-play trajectories of sl19 for luck-adjusted targets (session 18): every position
 after the first 0..8 noisy plies of each game, with its 0-ply and 1-ply outputs and its game
 (``_search_kernels.trajectories``), saved as data-traj.npz (not committed: rebuilt from the
-seed). Targets for any lambda: ``_search_kernels.lambda_targets``."""
+seed). Targets for any lambda: ``_search_kernels.lambda_targets``.
+
+    python gen.py COUNT [FIRST_CHUNK [OUT [TEACHER [SEED]]]]
+
+Round 2 (sl28, sl27's games): ``gen.py 700000 0 training/runs/sl28/data-traj.npz
+training/runs/sl27/best.npz 281``."""
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -12,11 +17,12 @@ from backgammon.engine import _search_kernels as S
 from backgammon.engine.bearoff import kernel_args
 from backgammon.engine.network import NetworkPair
 
-SEED, GAMES_PER_CHUNK = 191, 100
+GAMES_PER_CHUNK = 100
+SEED = int(sys.argv[5]) if len(sys.argv) > 5 else 191
 FIRST = int(sys.argv[2]) if len(sys.argv) > 2 else 0  # the first chunk (a later part of the same games)
 OUT = sys.argv[3] if len(sys.argv) > 3 else "training/runs/sl26/data-traj.npz"
 count = int(sys.argv[1])
-nets = NetworkPair.load("training/runs/sl19/round-0.npz")
+nets = NetworkPair.load(sys.argv[4] if len(sys.argv) > 4 else "training/runs/sl19/round-0.npz")
 args = (*nets.kernel_args(), True, *kernel_args())
 
 
