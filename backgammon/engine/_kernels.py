@@ -22,9 +22,10 @@ import numpy as np
 from .._movegen import MAX_PLAYS, generate
 from ._jit_cache import check_engine_cache
 
-__all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "classify_batch", "clip_outputs", "contact_two",
-           "encode_batch", "eval_kind", "eval_one", "evaluate_batch", "forward", "forward_two", "keep_better",
-           "kind_of", "net_scratch", "njit", "train_games"]
+__all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "best_play", "cache_slot", "cache_store", "classify_batch",
+           "clip_outputs", "contact_two", "encode_batch", "eval_kind", "eval_one", "evaluate_batch",
+           "forward", "forward_two", "keep_better", "kind_of", "net_scratch", "new_cache", "njit",
+           "play_outputs", "train_games"]
 
 try:
     from numba import njit
@@ -1376,7 +1377,6 @@ def train_games(seed: int, first: int, count: int, alpha: float, lam: float,
     st = np.zeros(3, np.int64)
     hmax = max(nhc, nhr)
     x, h = net_scratch(nin, hmax)
-    v = np.zeros(NUM_OUTPUTS)
     none = new_cache(0)  # best_play's empty cache
     xt, hv = net_scratch(nin, hmax)
     vt = np.zeros(NUM_OUTPUTS)

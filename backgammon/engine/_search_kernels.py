@@ -301,7 +301,7 @@ def trajectories(seed: int, first: int, count: int, noise: float, noisy_plies: i
     longer one is cut there). Returns the number of rows written.
 
     These are the terms of a luck-adjusted (variance-reduced) outcome of each game from
-    each of its positions (:func:`.refine.trajectory_targets`): the play after position
+    each of its positions (:func:`lambda_targets`): the play after position
     ``t`` is the best 0-ply play, the one the 1-ply mean assumes, so the luck of each roll
     (the outputs after it less the 1-ply mean) has mean zero."""
     boards, steps, dies, table, st = _scratch()
@@ -322,7 +322,8 @@ def trajectories(seed: int, first: int, count: int, noise: float, noisy_plies: i
         for ply in range(10000):
             if m >= cap:
                 break
-            if ply >= noisy and ply > 0:  # recorded, then the best 0-ply play
+            recorded = ply >= noisy and ply > 0  # then the best 0-ply play follows
+            if recorded:
                 keys[m, :] = key
                 games[m] = g
                 eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
@@ -334,7 +335,7 @@ def trajectories(seed: int, first: int, count: int, noise: float, noisy_plies: i
             n = generate(key, d1, d2, boards, steps, dies, table, st)
             if n == 0:
                 nxt = _swapped(key)
-            elif ply >= noisy and ply > 0:  # the 1-ply pass left these plays in the cache
+            elif recorded:  # the 1-ply pass left these plays in the cache
                 nxt = boards[best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
                                        comp, boff, bfirst, x, h, bv, used, ckeys, cvals)]
             else:

@@ -261,14 +261,54 @@ def label(evaluator: Evaluator, keys: NDArray[np.uint8], *, threads: int = 0,
     return out
 
 
+def trajectory_rows(nets: NetworkPair, count: int, *, seed: int, noise: float = 0.1,
+                    noisy_plies: int = 8, first_game: int = 0, threads: int = 0,
+                    progress: Progress | None = None,
+                    ) -> tuple[NDArray[np.uint8], NDArray[np.float64], NDArray[np.float64],
+                               NDArray[np.int64]]:
+    """At least ``count`` rows of seeded 0-ply self-play games of ``nets`` from game
+    ``first_game`` on (:func:`._search_kernels.trajectories`, whole games, 100 a chunk,
+    chunks in ``threads`` threads): ``(keys, 0-ply outputs, 1-ply outputs, game indices)``,
+    the terms of :func:`._search_kernels.lambda_targets` for any ``lam``. The same
+    arguments give the same rows, and a larger ``count`` starts with them."""
+    args = (*nets.kernel_args(), True, *bearoff_tables())
+    per_chunk = 100  # games: about 5,000 positions
+    kernel: Any = S.trajectories
+
+    def chunk(c: int) -> tuple[NDArray[Any], ...]:
+        cap = per_chunk * 120 + 500
+        keys = np.zeros((cap, 50), np.uint8)
+        v0 = np.zeros((cap, 5))
+        v1 = np.zeros((cap, 5))
+        games = np.zeros(cap, np.int64)
+        m = int(kernel(seed, first_game + c * per_chunk, per_chunk, noise, noisy_plies, *args,
+                       keys, v0, v1, games))
+        return keys[:m], v0[:m], v1[:m], games[:m]
+
+    threads = threads or os.cpu_count() or 1
+    parts: list[tuple[NDArray[Any], ...]] = []
+    done = 0
+    c = 0
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        while done < count:
+            for part in pool.map(chunk, range(c, c + threads)):
+                parts.append(part)
+                done += len(part[0])
+            c += threads
+            if progress is not None:
+                progress.update(min(done, count))
+    keys, v0, v1, games = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    return keys, v0, v1, games
+
+
 def trajectory_sample(nets: NetworkPair, count: int, *, seed: int, lam: float,
                       noise: float = 0.1, noisy_plies: int = 8, threads: int = 0,
                       progress: Progress | None = None,
                       ) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
     """``count`` positions of seeded 0-ply self-play games of ``nets`` and their
     luck-adjusted targets (``keys``, ``targets``): every position after the first few
-    noisy plies of each game (:func:`._search_kernels.trajectories`), its target the
-    1-ply outputs plus ``lam`` times the rest of the game's luck-adjusted surprise
+    noisy plies of each game (:func:`trajectory_rows`), its target the 1-ply outputs plus
+    ``lam`` times the rest of the game's luck-adjusted surprise
     (:func:`._search_kernels.lambda_targets`; ``lam = 1``: the outcome less the luck of
     the dice, unbiased whatever the network gets wrong; ``0``: the 1-ply outputs). Costs
     about what 1-ply labels of as many positions do; games in ``threads`` threads.
@@ -279,37 +319,12 @@ def trajectory_sample(nets: NetworkPair, count: int, *, seed: int, lam: float,
     >>> keys.shape, targets.shape, bool((targets >= 0).all() and (targets <= 1).all())
     ((300, 50), (300, 5), True)
     """
-    args = (*nets.kernel_args(), True, *bearoff_tables())
-    per_chunk = 100  # games: about 5,000 positions
-
-    def chunk(c: int) -> tuple[NDArray[np.uint8], NDArray[np.float64]]:
-        cap = per_chunk * 120 + 500
-        keys = np.zeros((cap, 50), np.uint8)
-        v0 = np.zeros((cap, 5))
-        v1 = np.zeros((cap, 5))
-        games = np.zeros(cap, np.int64)
-        kernel: Any = S.trajectories
-        m = int(kernel(seed, c * per_chunk, per_chunk, noise, noisy_plies, *args, keys, v0, v1,
-                       games))
-        targets = np.empty((m, 5))
-        S.lambda_targets(v0[:m], v1[:m], games[:m], lam, targets)
-        return keys[:m], targets
-
-    threads = threads or os.cpu_count() or 1
-    parts: list[tuple[NDArray[np.uint8], NDArray[np.float64]]] = []
-    done = 0
-    c = 0
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        while done < count:
-            for keys, targets in pool.map(chunk, range(c, c + threads)):
-                parts.append((keys, targets))
-                done += len(keys)
-            c += threads
-            if progress is not None:
-                progress.update(min(done, count))
-    keys = np.concatenate([p[0] for p in parts])[:count]
-    targets = np.concatenate([p[1] for p in parts])[:count]
-    return np.ascontiguousarray(keys), targets
+    keys, v0, v1, games = trajectory_rows(nets, count, seed=seed, noise=noise,
+                                          noisy_plies=noisy_plies, threads=threads,
+                                          progress=progress)
+    targets = np.empty((len(keys), 5))
+    S.lambda_targets(v0, v1, games, lam, targets)  # whole games: then cut to count
+    return np.ascontiguousarray(keys[:count]), targets[:count]
 
 
 def late_contact(keys: NDArray[np.uint8]) -> NDArray[np.bool_]:
@@ -527,6 +542,7 @@ def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
     t0 = time.perf_counter()
     seed = config.seed + k
     cache = None if folder is None else folder / f"data-{k}.npz"
+    partial: Path | None = None  # the labels' resumable file, while they are computed
     if cache is not None and cache.exists():
         with np.load(cache) as d:
             keys, targets = d["keys"], d["targets"]
@@ -542,10 +558,6 @@ def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
         say(f"round {k}: {len(keys)} positions of self-play, luck-adjusted targets "
             f"(lambda {config.trajectory_lambda:g}; "
             f"{len(keys) / (time.perf_counter() - ts):.0f} positions/s)")
-        if cache is not None:
-            tmp = cache.with_name(cache.name + ".tmp.npz")
-            np.savez(tmp, keys=keys, targets=targets)
-            os.replace(tmp, cache)
     else:
         if config.keys_from is not None:
             with np.load(config.keys_from) as d:
@@ -565,12 +577,12 @@ def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
                             plies=config.plies, partial=partial)
         say(f"round {k}: labelled {len(keys)} positions at {config.plies} ply "
             f"({len(keys) / (time.perf_counter() - ts):.0f} positions/s in this run)")
-        if cache is not None:
-            tmp = cache.with_name(cache.name + ".tmp.npz")
-            np.savez(tmp, keys=keys, targets=targets)
-            os.replace(tmp, cache)
-            if partial is not None and partial.exists():
-                partial.unlink()
+    if cache is not None and not cache.exists():  # labelled or sampled now: kept for refits
+        tmp = cache.with_name(cache.name + ".tmp.npz")
+        np.savez(tmp, keys=keys, targets=targets)
+        os.replace(tmp, cache)
+    if partial is not None and partial.exists():  # only once the whole is saved
+        partial.unlink()
     files = config.deeper_files
     if files:
         targets, replaced = replace_labels(keys, targets, files, weight=config.deeper_weight)
