@@ -7,7 +7,9 @@ Targets for any lambda: ``_search_kernels.lambda_targets``.
 
 sl26 (sl19's games): ``gen.py 600000`` and ``gen.py 900000 130
 training/runs/sl26/data-traj-b.npz``; round 2 (sl28, sl27's games): ``gen.py 700000 0
-training/runs/sl28/data-traj.npz training/runs/sl27/best.npz 281``."""
+training/runs/sl28/data-traj.npz training/runs/sl27/best.npz 281``; sl29 (session 19, 3M
+positions of sl27's games): ``gen.py 1000000 {0,250,500} training/runs/sl29/data-traj-{a,b,c}.npz
+training/runs/sl27/best.npz 291`` (``training/runs/sl29/assemble.py`` makes the targets)."""
 import sys
 import time
 
