@@ -28,8 +28,10 @@ def matchplay() -> Iterator[ModuleType]:
 
 @pytest.fixture(scope="module")
 def pairs(matchplay: ModuleType) -> list:  # type: ignore[type-arg]
-    # 3-point matches are short and reach the Crawford game often
-    return matchplay.run("expert", "intermediate", [3], 6, seed=5, workers=1)
+    # 3-point matches are short and reach the Crawford game often; the seed was chosen so
+    # that some do with the shipped network (a new network plays other games: with sl29a
+    # seed 5 reached none, seed 6 four Crawford and four post-Crawford games)
+    return matchplay.run("expert", "intermediate", [3], 6, seed=6, workers=1)
 
 
 def test_matches_end_at_the_length_with_consistent_scores(matchplay: ModuleType, pairs: list) -> None:  # type: ignore[type-arg]
