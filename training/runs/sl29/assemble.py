@@ -1,9 +1,14 @@
-"""sl29's training sets (session 19): the luck-adjusted targets of the three trajectory
-files of sl27's games (``gen.py 1000000 {0,250,500} training/runs/sl29/data-traj-{a,b,c}.npz
-training/runs/sl27/best.npz 291``, gitignored) for one lambda, saved as a refine run's
-``data-0.npz`` (keys, targets; gitignored).
+"""sl29's and sl30's training sets (sessions 19, 20): the luck-adjusted targets of the
+trajectory files ``data-traj-*.npz`` in DATA_DIR (default ``training/runs/sl29``), for one
+lambda, saved as a refine run's ``data-0.npz`` (keys, targets; gitignored).
 
-    python assemble.py LAMBDA OUT_DIR"""
+sl29: ``gen.py 1000000 {0,250,500} training/runs/sl29/data-traj-{a,b,c}.npz
+training/runs/sl27/best.npz 291``; sl30 (sl29a's own games): ``gen.py 1000000 {0,250}
+training/runs/sl30/data-traj-{a,b}.npz training/runs/sl29a/best.npz 301`` (two files: the
+machine ran at 60% of session 19's speed).
+
+    python assemble.py LAMBDA OUT_DIR [DATA_DIR]"""
+import glob
 import sys
 
 import numpy as np
@@ -11,9 +16,10 @@ import numpy as np
 from backgammon.engine import _search_kernels as S
 
 lam = float(sys.argv[1])
+data_dir = sys.argv[3] if len(sys.argv) > 3 else "training/runs/sl29"
 keys, targets = [], []
-for part in "abc":
-    with np.load(f"training/runs/sl29/data-traj-{part}.npz") as d:
+for path in sorted(glob.glob(f"{data_dir}/data-traj-*.npz")):
+    with np.load(path) as d:
         v0, v1, games = d["v0"], d["v1"], d["games"]
         out = np.empty((len(v0), 5))
         S.lambda_targets(v0, v1, games, lam, out)  # whole games in each file
