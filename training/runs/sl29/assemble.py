@@ -1,13 +1,15 @@
 """sl29's and sl30's training sets (sessions 19, 20): the luck-adjusted targets of the
-trajectory files ``data-traj-*.npz`` in DATA_DIR (default ``training/runs/sl29``), for one
-lambda, saved as a refine run's ``data-0.npz`` (keys, targets; gitignored).
+trajectory files ``data-traj-*.npz`` in each DATA_DIR (default ``training/runs/sl29``), for
+one lambda, saved as a refine run's ``data-0.npz`` (keys, targets; gitignored).
 
 sl29: ``gen.py 1000000 {0,250,500} training/runs/sl29/data-traj-{a,b,c}.npz
 training/runs/sl27/best.npz 291``; sl30 (sl29a's own games): ``gen.py 1000000 {0,250}
 training/runs/sl30/data-traj-{a,b}.npz training/runs/sl29a/best.npz 301`` (two files: the
 machine ran at 60% of session 19's speed).
 
-    python assemble.py LAMBDA OUT_DIR [DATA_DIR]"""
+    python assemble.py LAMBDA OUT_DIR [DATA_DIR ...]
+
+Both sets of games in one fit: ``assemble.py 0.5 OUT training/runs/sl29 training/runs/sl30``."""
 import glob
 import sys
 
@@ -16,9 +18,12 @@ import numpy as np
 from backgammon.engine import _search_kernels as S
 
 lam = float(sys.argv[1])
-data_dir = sys.argv[3] if len(sys.argv) > 3 else "training/runs/sl29"
+data_dirs = sys.argv[3:] or ["training/runs/sl29"]
+paths = sorted(p for d in data_dirs for p in glob.glob(f"{d}/data-traj-*.npz"))
+if not paths:
+    sys.exit(f"no data-traj-*.npz in {' '.join(data_dirs)}: rebuild them with gen.py")
 keys, targets = [], []
-for path in sorted(glob.glob(f"{data_dir}/data-traj-*.npz")):
+for path in paths:
     with np.load(path) as d:
         v0, v1, games = d["v0"], d["v1"], d["games"]
         out = np.empty((len(v0), 5))
