@@ -107,7 +107,7 @@ def test_the_bot_alone_plays_strength_pys_games(phases: ModuleType) -> None:
     strength = load_benchmark("strength")
     for k in range(3):
         mine = phases.play_pair(("expert", None, 7, k))
-        theirs = strength.play_pair(("expert", "gnubg", 7, k))
+        theirs = strength.play_pair(("expert", "gnubg", 7, k, False))
         assert mine.points == (theirs.first, theirs.second)
         assert sum(mine.decisions.values()) > 0
 
