@@ -24,7 +24,8 @@ the position on roll (checked in this order, every position in exactly one):
 
 Printed per line: the player, the points per game against gnubg-nn ± the standard error
 over duplicate pairs, and for a hybrid the paired difference with the bot ± its standard
-error; first, the share of the bot's decisions (plays with two or more legal moves) in each
+error, then the same two figures luck-adjusted (``strength.py``'s luck, measured by the
+shipped network: the same expected values, several times narrower); first, the share of the bot's decisions (plays with two or more legal moves) in each
 phase. A hybrid changes the games from the first swapped decision on, so the differences
 are noisier than the decisions' share suggests, and they need not add up to the bot's whole
 deficit: play in one phase leads into the next. Use several seeds.
@@ -36,6 +37,7 @@ two cores): README.md, "A short tour", beside the strength table.
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import os
 import random
@@ -50,6 +52,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # strength.py, beside 
 
 from stats import mean_stderr  # noqa: E402
 from strength import GnubgNN, play_game  # noqa: E402
+
+from backgammon.engine.evaluator import default_evaluator  # noqa: E402
 
 from backgammon import LegalMoves, Position  # noqa: E402
 from backgammon.bots import Bot, CubeResponse, load  # noqa: E402
@@ -128,10 +132,17 @@ class PairResult:
     index: int
     points: tuple[int, int]
     decisions: dict[str, int]
+    #: the player's luck-adjusted points in both games (``strength.py``'s luck, by the
+    #: shipped network)
+    adjusted: tuple[float, float] = (math.nan, math.nan)
 
     @property
     def mean(self) -> float:
         return (self.points[0] + self.points[1]) / 2
+
+    @property
+    def adjusted_mean(self) -> float:
+        return (self.adjusted[0] + self.adjusted[1]) / 2
 
 
 def play_pair(task: tuple[str, str | None, int, int]) -> PairResult:
@@ -140,16 +151,19 @@ def play_pair(task: tuple[str, str | None, int, int]) -> PairResult:
     games of the same seed."""
     name, swapped, seed, index = task
     points = []
+    adjusted = []
     decisions: Counter[str] = Counter()
     for game in (0, 1):
         own = load(name, seed=random.Random(f"{seed}:{index}:{game}:a"))
         gnubg = GnubgNN(seed=random.Random(f"{seed}:{index}:{game}:b"))
         player = Hybrid(own, GnubgNN() if swapped else None, swapped)
         dice = SeededDice(f"{seed}:{index}:dice")
-        outcome = play_game((player, gnubg) if game == 0 else (gnubg, player), dice)
-        points.append(outcome.points if outcome.winner == game else -outcome.points)
+        outcome = play_game((player, gnubg) if game == 0 else (gnubg, player), dice, default_evaluator())
+        points.append(outcome.seat_points(game))
+        adjusted.append(outcome.adjusted(game))
         decisions.update(player.decisions)
-    return PairResult(swapped, seed, index, (points[0], points[1]), dict(decisions))
+    return PairResult(swapped, seed, index, (points[0], points[1]), dict(decisions),
+                      (adjusted[0], adjusted[1]))
 
 
 def run(name: str, games: int, seeds: Sequence[int], workers: int,
@@ -188,20 +202,25 @@ def report(results: Sequence[PairResult], name: str) -> list[str]:
     total = sum(counts.values()) or 1
     lines = [f"{name}'s decisions by phase: " + ", ".join(
         f"{p} {100 * counts[p] / total:.1f}%" for p in PHASES)]
-    lines.append(f"{'player':<28}{'games':>7}{'v gnubg-nn 0 ply':>20}{'− ' + name + ' (paired)':>24}")
+    lines.append(f"{'player':<28}{'games':>7}{'v gnubg-nn 0 ply':>20}{'− ' + name + ' (paired)':>24}"
+                 f"{'luck-adjusted':>20}{'− ' + name + ' (adjusted)':>24}")
     for swapped in (None, *PHASES):
         rows = by.get(swapped)
         if not rows:
             continue
         m, se = mean_stderr([r.mean for r in rows.values()])
+        am, ase = mean_stderr([r.adjusted_mean for r in rows.values()])
         label = name if swapped is None else f"{name}, gnubg in {swapped}"
-        paired = "–"
+        paired = adjusted = "–"
         if swapped is not None:
             diffs = [r.mean - own[k].mean for k, r in rows.items() if k in own]
             if diffs:
                 d, dse = mean_stderr(diffs)
                 paired = f"{d:+.4f} ± {dse:.4f}"
-        lines.append(f"{label:<28}{2 * len(rows):>7}{f'{m:+.4f} ± {se:.4f}':>20}{paired:>24}")
+                d, dse = mean_stderr([r.adjusted_mean - own[k].adjusted_mean for k, r in rows.items() if k in own])
+                adjusted = f"{d:+.4f} ± {dse:.4f}"
+        lines.append(f"{label:<28}{2 * len(rows):>7}{f'{m:+.4f} ± {se:.4f}':>20}{paired:>24}"
+                     f"{f'{am:+.4f} ± {ase:.4f}':>20}{adjusted:>24}")
     return lines
 
 

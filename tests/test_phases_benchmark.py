@@ -107,19 +107,23 @@ def test_the_bot_alone_plays_strength_pys_games(phases: ModuleType) -> None:
     strength = load_benchmark("strength")
     for k in range(3):
         mine = phases.play_pair(("expert", None, 7, k))
-        theirs = strength.play_pair(("expert", "gnubg", 7, k, False))
+        theirs = strength.play_pair(("expert", "gnubg", 7, k, True))
         assert mine.points == (theirs.first, theirs.second)
+        assert mine.adjusted == (theirs.first_adjusted, theirs.second_adjusted)  # the same luck
         assert sum(mine.decisions.values()) > 0
 
 
 def test_the_report_pairs_hybrids_with_the_bot_by_dice(phases: ModuleType) -> None:
     R = phases.PairResult
-    results = [R(None, 1, 0, (1, -1), {"race": 2, "middle": 2}), R(None, 1, 1, (2, 0), {"opening": 4}),
-               R("race", 1, 0, (1, 1), {}), R("race", 1, 1, (2, 2), {})]
+    results = [R(None, 1, 0, (1, -1), {"race": 2, "middle": 2}, (0.25, -0.25)),
+               R(None, 1, 1, (2, 0), {"opening": 4}, (0.5, 0.0)),
+               R("race", 1, 0, (1, 1), {}, (0.5, 0.0)), R("race", 1, 1, (2, 2), {}, (0.75, 0.25))]
     lines = phases.report(results, "expert")
     assert "race 25.0%" in lines[0] and "opening 50.0%" in lines[0] and "middle 25.0%" in lines[0]
     bot_line = next(line for line in lines if line.startswith("expert "))
     race_line = next(line for line in lines if "gnubg in race" in line)
     assert "+0.5000" in bot_line  # (0 + 1) / 2
-    assert race_line.rstrip().endswith("+1.0000 ± 0.0000")  # one more point in each pair
+    assert "+1.0000 ± 0.0000" in race_line  # one more point in each pair
+    assert "+0.1250 ± 0.1250" in bot_line  # adjusted: (0 + 0.25) / 2
+    assert race_line.rstrip().endswith("+0.2500 ± 0.0000")  # a quarter more, adjusted
     assert not any("gnubg in bar" in line for line in lines)  # not played: no line
