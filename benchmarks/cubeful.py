@@ -57,7 +57,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # strength.py, next to this file
@@ -178,9 +178,10 @@ def play_game(bots: Sequence[Bot], dice: DiceSource, rules: Rules, *, max_plies:
 @dataclass(frozen=True)
 class CubefulPair(PairResult):
     """A duplicate pair: :class:`strength.PairResult`'s points for the first bot (``first``:
-    it sits in seat 0, ``second``: in seat 1), and both games' records."""
+    it sits in seat 0, ``second``: in seat 1), and both games' records (no luck measured:
+    the adjusted points stay NaN)."""
 
-    games: tuple[GameRecord, GameRecord]
+    games: tuple[GameRecord, GameRecord] = field(kw_only=True)
 
 
 #: (bot A, bot B, seed, pair index, jacoby, beavers)
@@ -199,7 +200,7 @@ def play_pair(task: Task) -> CubefulPair:
         dice = SeededDice(f"{seed}:{index}:dice")  # the same stream for both games
         records.append(play_game((a, b) if game == 0 else (b, a), dice, rules))
     g0, g1 = records
-    return CubefulPair(index, g0.points_for(0), g1.points_for(1), (g0, g1))
+    return CubefulPair(index, g0.points_for(0), g1.points_for(1), games=(g0, g1))
 
 
 def run(

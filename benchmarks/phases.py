@@ -25,7 +25,8 @@ the position on roll (checked in this order, every position in exactly one):
 Printed per line: the player, the points per game against gnubg-nn ± the standard error
 over duplicate pairs, and for a hybrid the paired difference with the bot ± its standard
 error, then the same two figures luck-adjusted (``strength.py``'s luck, measured by the
-shipped network: the same expected values, several times narrower); first, the share of the bot's decisions (plays with two or more legal moves) in each
+shipped network: the same expected values, several times narrower, for about three times
+the time of the games alone); first, the share of the bot's decisions (plays with two or more legal moves) in each
 phase. A hybrid changes the games from the first swapped decision on, so the differences
 are noisier than the decisions' share suggests, and they need not add up to the bot's whole
 deficit: play in one phase leads into the next. Use several seeds.
