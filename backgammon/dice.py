@@ -28,7 +28,12 @@ from collections.abc import Iterable
 
 from .errors import BackgammonError, DiceExhaustedError
 
-__all__ = ["DiceSource", "ScriptedDice", "SecureDice", "SeededDice", "parse_dice"]
+__all__ = ["ROLLS", "DiceSource", "ScriptedDice", "SecureDice", "SeededDice", "parse_dice"]
+
+#: The 21 distinct rolls (higher die first) with how many of the 36 throws give each.
+ROLLS: tuple[tuple[tuple[int, int], int], ...] = tuple(
+    ((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(1, a + 1)
+)
 
 _DICE_TEXT = re.compile(r"^\s*\(?\s*([1-6])\s*[-,/ x]?\s*([1-6])\s*\)?\s*$")
 

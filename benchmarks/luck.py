@@ -32,14 +32,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from backgammon import Position
+from backgammon.dice import ROLLS
 from backgammon.engine.evaluator import Evaluator, equities
 from backgammon.events import OpeningRoll, Roll
 from backgammon.game import Game
 
-#: The 21 distinct rolls and how many of the 36 throws give each.
-ROLLS: tuple[tuple[tuple[int, int], int], ...] = tuple(
-    ((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(1, a + 1)
-)
+#: Each roll's place in :data:`~backgammon.dice.ROLLS`, either order of the dice.
+ROLL_INDEX: dict[tuple[int, int], int] = {
+    order: i for i, ((a, b), _) in enumerate(ROLLS) for order in ((a, b), (b, a))
+}
 
 
 @dataclass(frozen=True)
@@ -58,10 +59,10 @@ def turns_of(game: Game) -> list[Turn]:
     then each turn's roll), replayed from its event log."""
     replay = Game(game.rules)
     out: list[Turn] = []
-    for event in game.events:
+    for index, event in enumerate(game.events):
         if not event.primary:
             continue
-        replay._dispatch(event, len(out))  # noqa: SLF001 - Game.replay's step, event by event
+        replay._dispatch(event, index)  # noqa: SLF001 - Game.replay's step, event by event
         if isinstance(event, OpeningRoll):
             dice, on_roll = replay.dice, replay.on_roll
             if dice is not None and on_roll is not None:  # the throw decided who starts
@@ -82,19 +83,17 @@ def _result_boards(position: Position, dice: tuple[int, int]) -> np.ndarray:
 
 def turn_luck(evaluator: Evaluator, turns: Sequence[Turn]) -> list[float]:
     """The luck of each of ``turns`` for the player who threw it (cubeless equity), every
-    position evaluated in one batched call."""
+    position evaluated in one batched call. A turn's 21 rolls include the one thrown; the
+    opening needs the thrown roll alone."""
     blocks: list[np.ndarray] = []
-    spans: list[list[tuple[int, int, float]]] = []  # per turn: (start, stop, weight) per roll; weight -1 = thrown
+    spans: list[list[tuple[int, int]]] = []  # per turn, the rows of each roll's plays
     start = 0
     for turn in turns:
-        rolls = [(turn.dice, -1.0)]
-        if not turn.opening:
-            rolls += [(dice, w / 36.0) for dice, w in ROLLS]
         span = []
-        for dice, w in rolls:
+        for dice in [turn.dice] if turn.opening else [dice for dice, _ in ROLLS]:
             boards = _result_boards(turn.position, dice)
             blocks.append(boards)
-            span.append((start, start + len(boards), w))
+            span.append((start, start + len(boards)))
             start += len(boards)
         spans.append(span)
     if not blocks:
@@ -102,16 +101,15 @@ def turn_luck(evaluator: Evaluator, turns: Sequence[Turn]) -> list[float]:
     # each row is evaluated for the opponent, on roll: the mover's equity is its negative
     mover = -equities(evaluator.outputs(np.concatenate(blocks)))
     out = []
-    for span in spans:
-        thrown = 0.0
+    for turn, span in zip(turns, spans):
+        best = [float(mover[lo:hi].max()) for lo, hi in span]
+        if turn.opening:
+            out.append(best[0])
+            continue
         mean = 0.0
-        for lo, hi, w in span:
-            best = float(mover[lo:hi].max())
-            if w < 0:
-                thrown = best
-            else:
-                mean += w * best
-        out.append(thrown - mean)
+        for value, (_, weight) in zip(best, ROLLS):
+            mean += weight / 36.0 * value
+        out.append(best[ROLL_INDEX[turn.dice]] - mean)
     return out
 
 

@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from ..dice import ROLLS
 from ..errors import BackgammonError
 from ..events import (Beaver, Double, Forfeit, GameEvent, GameStart, OpeningRoll, Pass, Play,
                       Roll, SetUp, Take)
@@ -114,10 +115,6 @@ CANDIDATES = 5
 #: How many positions go to the evaluator at once at 1 and 2 ply (progress between them).
 _CHUNK = 8
 
-#: The 21 rolls with their weights (of 36).
-_ROLLS: tuple[tuple[tuple[int, int], int], ...] = tuple(
-    ((a, b), 1 if a == b else 2) for a in range(1, 7) for b in range(1, a + 1)
-)
 #: The 15 non-double rolls (higher die first), each equally likely at the opening.
 _OPENINGS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(1, 7) for b in range(1, a))
 
@@ -773,7 +770,7 @@ def _alternatives(roll: _Luck) -> tuple[list[_Alternative], list[bytes]]:
             for dice in _OPENINGS:
                 out.append((player, state, _result_keys(position, dice), 1.0 / 30.0))
     else:
-        for dice, weight in _ROLLS:
+        for dice, weight in ROLLS:
             out.append((roll.player, roll.state, _result_keys(roll.position, dice), weight / 36.0))
     return out, _result_keys(roll.position, roll.dice)
 

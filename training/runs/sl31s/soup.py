@@ -21,10 +21,12 @@ from backgammon.engine.network import NetworkPair
 def soup(out: str, inputs: list[str]) -> None:
     files = [np.load(f) for f in inputs]
     keys = files[0].files
+    if any(set(f.files) != set(keys) for f in files):
+        raise SystemExit("the files hold different arrays; a soup needs one shape")
     merged = {}
     for k in keys:
         arrays = [f[k] for f in files]
-        if any(a.shape != arrays[0].shape for a in arrays) or any(set(f.files) != set(keys) for f in files):
+        if any(a.shape != arrays[0].shape for a in arrays):
             raise SystemExit(f"{k}: the networks differ in shape; a soup needs one shape")
         if np.issubdtype(arrays[0].dtype, np.floating):
             merged[k] = sum(arrays) / len(arrays)
