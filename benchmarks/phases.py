@@ -32,7 +32,8 @@ are noisier than the decisions' share suggests, and they need not add up to the 
 deficit: play in one phase leads into the next. Use several seeds.
 
 Measured with ``sl13`` (2026-12-04, 4,000 games a seed, seeds 111 and 121, 7.5 minutes on
-two cores): README.md, "A short tour", beside the strength table.
+two cores) and with ``sl31s`` (2026-12-05, the same dice, luck measured, 38 minutes):
+README.md, "A short tour", beside the strength table.
 """
 
 from __future__ import annotations
