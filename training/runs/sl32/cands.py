@@ -23,14 +23,19 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "be
 import strength  # noqa: E402
 
 
+SHIPPED = "backgammon/engine/weights/expert.npz"
+
+
+def _digest(path: str) -> str:
+    with open(path, "rb") as f:
+        return hashlib.sha1(f.read()).hexdigest()[:12]
+
+
 def tally_for(bot: str, seed: int, games: int, cache: str) -> strength.Tally:
-    tag = bot
-    if "@" in bot:  # a file: key on its contents, not its name
-        with open(bot.split("@", 1)[1], "rb") as f:
-            tag = bot.split("@", 1)[0] + "-" + hashlib.sha1(f.read()).hexdigest()[:12]
-    if bot == "expert":
-        with open("backgammon/engine/weights/expert.npz", "rb") as f:
-            tag = "expert-" + hashlib.sha1(f.read()).hexdigest()[:12]
+    # keyed on the bot's weights (a name alone plays the shipped ones) and on the shipped
+    # weights, which measure every game's luck: a new shipped net makes every entry stale
+    name, _, weights = bot.partition("@")
+    tag = f"{name}-{_digest(weights or SHIPPED)}-luck-{_digest(SHIPPED)}"
     path = os.path.join(cache, f"{tag}-{seed}-{games}.pkl")
     if os.path.exists(path):
         with open(path, "rb") as f:
