@@ -44,7 +44,6 @@ def main() -> None:
     ev = Evaluator(NetworkPair.load(teacher))
     t0 = time.time()
     found: list[np.ndarray] = []
-    kinds = np.zeros(1, np.int64)
     with Progress(count, "siblings", unit="positions") as bar:
         for n, i in enumerate(pick):
             k = keys[i]
