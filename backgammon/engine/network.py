@@ -169,14 +169,18 @@ class Network:
             b3[...] = b2[NUM_OUTPUTS:]
             w4[...] = w2[NUM_OUTPUTS + m:, :m].T
 
-    def forward(self, x: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Raw outputs (``n × 5``) for encoded inputs ``x`` (``n × inputs``)."""
+    def output_sums(self, x: NDArray[np.float64]) -> NDArray[np.float64]:
+        """The output layer's sums (``n × 5``, before its sigmoid) for encoded inputs ``x``."""
         h = sigmoid(x @ self.w1 + self.b1)
-        o = h @ self.w2 + self.b2
+        o: NDArray[np.float64] = h @ self.w2 + self.b2
         if (second := self.second_layer) is not None:
             w3, b3, w4 = second
             o = o + sigmoid(h @ w3 + b3) @ w4
-        return sigmoid(o)
+        return o
+
+    def forward(self, x: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Raw outputs (``n × 5``) for encoded inputs ``x`` (``n × inputs``)."""
+        return sigmoid(self.output_sums(x))
 
     def copy(self) -> Network:
         """A deep copy."""

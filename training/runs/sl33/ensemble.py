@@ -16,19 +16,8 @@ from __future__ import annotations
 import sys
 
 import numpy as np
-from numpy.typing import NDArray
 
-from backgammon.engine.network import Network, NetworkPair, sigmoid
-
-
-def sums(net: Network, x: NDArray[np.float64]) -> NDArray[np.float64]:
-    """The output layer's sums (before its sigmoid)."""
-    h = sigmoid(x @ net.w1 + net.b1)
-    o: NDArray[np.float64] = h @ net.w2 + net.b2
-    if (second := net.second_layer) is not None:
-        w3, b3, w4 = second
-        o = o + sigmoid(h @ w3 + b3) @ w4
-    return o
+from backgammon.engine.network import Network, NetworkPair
 
 
 def combine(nets: list[Network]) -> Network:
@@ -64,8 +53,8 @@ def main(out: str, inputs: list[str]) -> None:
     rng = np.random.default_rng(0)
     for kind in ("contact", "race"):
         x = rng.uniform(0.0, 1.0, (200, getattr(back, kind).w1.shape[0]))
-        want = np.mean([sums(getattr(p, kind), x) for p in pairs], axis=0)
-        got = sums(getattr(back, kind), x)
+        want = np.mean([getattr(p, kind).output_sums(x) for p in pairs], axis=0)
+        got = getattr(back, kind).output_sums(x)
         err = float(np.max(np.abs(want - got)))
         assert err < 1e-6, (kind, err)
     print(f"{out}: the logit mean of {len(inputs)} networks "

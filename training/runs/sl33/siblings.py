@@ -27,7 +27,7 @@ import numpy as np
 
 from backgammon import Position
 from backgammon.engine import _kernels as K
-from backgammon.engine.evaluator import Evaluator, equities, flip_outputs
+from backgammon.engine.evaluator import Evaluator
 from backgammon.engine.network import NetworkPair
 from backgammon.engine.refine import label
 from backgammon.progress import Progress
@@ -52,11 +52,9 @@ def main() -> None:
             legal = pos.legal_moves((d1, d2))
             if len(legal) < 2:
                 continue
-            boards = legal.boards
-            eq = equities(flip_outputs(ev.outputs(boards)))
-            order = np.argsort(-eq)[:top]
+            order = np.argsort(-ev.play_equities(legal))[:top]
             for j in order:
-                found.append(boards[j])
+                found.append(legal.boards[j])
             if n % 1000 == 0:
                 bar.update(n)
     sib = np.ascontiguousarray(np.array(found, np.uint8))
