@@ -26,6 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 
 from backgammon.engine import _search_kernels as S  # noqa: E402
+from backgammon.engine.evaluator import equities  # noqa: E402
 from label2 import PARTIAL, STORED, TRAJ, digest  # noqa: E402
 
 
@@ -52,11 +53,7 @@ def main() -> None:
     for out, t in ((control_dir, control), (deep_dir, deep)):
         out.mkdir(parents=True, exist_ok=True)
         np.savez(out / "data-0.npz", keys=keys, targets=t)
-
-    def eq(o: np.ndarray) -> np.ndarray:
-        return np.asarray(2 * o[:, 0] - 1 + o[:, 1] - o[:, 3] + o[:, 2] - o[:, 4])
-
-    diff = eq(deep) - eq(control)
+    diff = equities(deep) - equities(control)
     print(f"{n} rows of {len(np.unique(games))} games from {source}, lambda {lam}: "
           f"deep − control equity mean {diff.mean():+.4f}, RMS {np.sqrt((diff ** 2).mean()):.4f}")
 
