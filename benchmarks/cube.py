@@ -4,6 +4,7 @@ Usage (from the repository root)::
 
     PYTHONPATH=. .venv/bin/python benchmarks/cube.py --positions 400 --seed 1
     PYTHONPATH=. .venv/bin/python benchmarks/cube.py --positions 100 --ply 0   # quicker reference
+    PYTHONPATH=. .venv/bin/python benchmarks/cube.py --bot worldclass@training/runs/sl31s/best.npz  # another net, same positions
 
 **What gnubg-nn can measure.** ``gnubg_nn.evaluate_cube_decision`` (PyPI's gnubg-nn, GPL,
 used here in the benchmark only) is the cube routine of Joseph Heled's gnubg-nn player, for
@@ -83,11 +84,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # stats.py, beside this file
 
 from backgammon import Position
-from backgammon.bots import Bot, CubeResponse, load
+from backgammon.bots import Bot, CubeResponse
 from backgammon.bots.neural import ExpertBot
 from backgammon.matchid import MatchState
 from backgammon.progress import Progress
 from stats import mean_stderr
+from strength import load_bot
 
 #: The four classes of a cube decision, in the order of the tables.
 CLASSES = ("no double", "double, take", "double, pass", "too good")
@@ -356,7 +358,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--positions", type=int, default=400, help="self-play positions (default 400)")
     ap.add_argument("--ply", type=int, default=2, choices=(0, 1, 2),
                     help="gnubg-nn's reference ply (default 2)")
-    ap.add_argument("--bot", default="worldclass", help="our bot (default worldclass)")
+    ap.add_argument("--bot", default="worldclass",
+                    help="our bot (default worldclass); NAME@FILE plays with the network of FILE, "
+                         "on the shipped network's self-play positions")
     ap.add_argument("--seed", type=int, default=1, help="seed of the self-play dice (default 1)")
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
     args = ap.parse_args(argv)
@@ -366,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         import gnubg_nn  # noqa: F401
     except ImportError:
         ap.error("gnubg-nn is not installed (the bench extra)")
-    bot = load(args.bot)
+    bot = load_bot(args.bot)
     t0 = time.perf_counter()
     positions = sample_positions(args.positions, args.seed)
     with Progress(len(positions), "cube decisions", unit="positions",

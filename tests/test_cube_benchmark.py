@@ -9,7 +9,7 @@ from types import ModuleType
 import pytest
 
 from backgammon import Position
-from backgammon.bots import CubeResponse, load
+from backgammon.bots import CubeResponse, UnknownBotError, load
 from tests.benchmark_modules import load_benchmark
 
 pytest.importorskip("gnubg_nn")
@@ -112,3 +112,17 @@ def test_gnubg_is_left_at_money_play(cube: ModuleType) -> None:
         assert gnubg_nn.best_move(board, 6, 2) != money  # the state the query must undo
     finally:
         gnubg_nn.set.score(0, 0)
+
+
+def test_a_network_file_is_judged_on_the_shipped_positions(cube: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--bot NAME@FILE`` decides with the network of FILE (here the previous shipped net,
+    ``sl31s``) on the positions of the shipped network's self-play, so that two networks
+    are compared on the same decisions; an unknown name is refused."""
+    spec = "worldclass@training/runs/sl31s/best.npz"
+    other, shipped = cube.load_bot(spec), load("worldclass")
+    opening = Position.initial()
+    assert other.evaluator.evaluate(opening) != shipped.evaluator.evaluate(opening)
+    assert cube.main(["--positions", "4", "--ply", "0", "--quiet", "--bot", spec]) == 0
+    assert "agreement" in capsys.readouterr().out
+    with pytest.raises(UnknownBotError):
+        cube.main(["--positions", "4", "--ply", "0", "--quiet", "--bot", "nobody"])

@@ -703,28 +703,28 @@ _REFUSALS = {
 }
 
 #: The examples: the answers of the shipped network (rounded; a new network changes the figures).
-_AFTER_31 = {"win": 0.5552, "win_gammon": 0.1446, "win_backgammon": 0.0064, "lose": 0.4448,
-             "lose_gammon": 0.0997, "lose_backgammon": 0.0043}
-_OPENING = {"win": 0.5279, "win_gammon": 0.1242, "win_backgammon": 0.0051, "lose": 0.4721,
-            "lose_gammon": 0.1023, "lose_backgammon": 0.0041}
+_AFTER_31 = {"win": 0.5551, "win_gammon": 0.1458, "win_backgammon": 0.0066, "lose": 0.4449,
+             "lose_gammon": 0.1010, "lose_backgammon": 0.0045}
+_OPENING = {"win": 0.5281, "win_gammon": 0.1252, "win_backgammon": 0.0053, "lose": 0.4719,
+            "lose_gammon": 0.1030, "lose_backgammon": 0.0043}
 _START = {"position_id": "4HPwATDgc/ABMA", "match_id": "MAEAAAAAAAAA",
           "xgid": "XGID=-b----E-C---eE---c-e----B-:0:0:-1:00:0:0:1:0:10", "player": 0, "money": True,
           "length": 0, "score": [0, 0], "cube_value": 1, "cube_owner": None, "unit": "equity", "plies": 1}
 _MOVE_EXAMPLE = {
     **_START, "match_id": "MIEFAAAAAAAA", "xgid": "XGID=-b----E-C---eE---c-e----B-:0:0:-1:31:0:0:1:0:10",
     "dice": [3, 1], "adviser": "expert", "deep": 5, "legal": 16, "best": "8/5 6/5",
-    "plays": [{"rank": 1, "move": "8/5 6/5", "value": 0.1573, "difference": 0.0, "plies": 1,
-               "equity": 0.1573, "probabilities": _AFTER_31, "position_id": "sGfwATDgc/ABMA"}],
+    "plays": [{"rank": 1, "move": "8/5 6/5", "value": 0.1572, "difference": 0.0, "plies": 1,
+               "equity": 0.1572, "probabilities": _AFTER_31, "position_id": "sGfwATDgc/ABMA"}],
 }
 _EVALUATE_EXAMPLE = {
-    **_START, "probabilities": _OPENING, "cubeless_equity": 0.0787, "cubeful_equity": 0.0812,
+    **_START, "probabilities": _OPENING, "cubeless_equity": 0.0794, "cubeful_equity": 0.0817,
     "cubeless_mwc": None, "cubeful_mwc": None, "cube_action": "no double",
 }
 _CUBE_EXAMPLE = {
     **_START, "double_offered": False, "probabilities": _OPENING,
-    "cube": {"action": "no double", "double": False, "available": True, "no_double": 0.0812,
-             "double_take": -0.1635, "double_pass": 1.0},
-    "take": {"action": "take", "take": 0.1635, "pass": -1.0, "beaver": False},
+    "cube": {"action": "no double", "double": False, "available": True, "no_double": 0.0817,
+             "double_take": -0.1622, "double_pass": 1.0},
+    "take": {"action": "take", "take": 0.1622, "pass": -1.0, "beaver": False},
 }
 
 _HEAD_PROPS = {
