@@ -11,7 +11,7 @@ mean squared error is printed for the shipped weights, the affine calibration of
 ``calib.py`` and each ``rho``; the last ``rho`` given is then refitted on all the games and
 saved to OUT (the hidden layers are the shipped ones, so the kernels are unchanged).
 
-    PYTHONPATH=. .venv/bin/python training/runs/sl38/lastlayer.py WEIGHTS OUT.npz TRAJ.npz [...] [--rho 1000 100 10]
+    PYTHONPATH=. .venv/bin/python training/runs/sl38/lastlayer.py WEIGHTS OUT.npz TRAJ.npz [...] [--rho 1000 100 10] [--outputs 01234] [--nets contact,race]
 """
 from __future__ import annotations
 
@@ -92,6 +92,7 @@ def main() -> None:
     ap.add_argument("traj", nargs="+")
     ap.add_argument("--rho", type=float, nargs="+", default=[1000.0, 100.0, 10.0])
     ap.add_argument("--outputs", default="01234")
+    ap.add_argument("--nets", default="contact,race")
     args = ap.parse_args()
     pair = NetworkPair.load(args.weights)
     keys, ys, gs = [], [], []
@@ -110,6 +111,8 @@ def main() -> None:
     held = (np.random.default_rng(7).random(int(game.max()) + 1) < 0.2)[game]
     outputs = [int(ch) for ch in args.outputs]
     for name, cls, net in (("contact", 3, pair.contact), ("race", 2, pair.race)):
+        if name not in args.nets.split(","):
+            continue
         rows = np.flatnonzero(kind == cls)
         h = features(net, key[rows])
         yy = y[rows]
