@@ -45,6 +45,23 @@ def unclipped_targets(v0: np.ndarray, v1: np.ndarray, games: np.ndarray) -> np.n
     return out
 
 
+def load_rows(paths: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rows of trajectory files: keys, unclipped λ = 1 targets, game numbers (distinct
+    across the files) and class (``classify_batch``: 3 contact, 2 race)."""
+    keys, ys, gs = [], [], []
+    base = 0
+    for path in paths:
+        with np.load(path) as d:
+            keys.append(d["keys"])
+            ys.append(unclipped_targets(d["v0"], d["v1"], d["games"]))
+            gs.append(d["games"].astype(np.int64) + base)
+            base = int(gs[-1].max()) + 1
+    key = np.concatenate(keys)
+    kind = np.empty(len(key), np.int64)
+    K.classify_batch(np.ascontiguousarray(key), kind)
+    return key, np.concatenate(ys), np.concatenate(gs), kind
+
+
 def fit(z: np.ndarray, y: np.ndarray, w: np.ndarray | None = None) -> tuple[float, float]:
     """Least squares ``sigmoid(a z + c) ≈ y`` (weights ``w``), Gauss–Newton from (1, 0)."""
     a, c = 1.0, 0.0
@@ -74,19 +91,7 @@ def main() -> None:
     ap.add_argument("--only", default="01234", help="outputs to fold in (digits)")
     args = ap.parse_args()
     pair = NetworkPair.load(args.weights)
-    keys, ys, gs = [], [], []
-    base = 0
-    for path in args.traj:
-        with np.load(path) as d:
-            keys.append(d["keys"])
-            ys.append(unclipped_targets(d["v0"], d["v1"], d["games"]))
-            gs.append(d["games"].astype(np.int64) + base)
-            base = int(gs[-1].max()) + 1
-    key = np.concatenate(keys)
-    y = np.concatenate(ys)
-    game = np.concatenate(gs)
-    kind = np.empty(len(key), np.int64)
-    K.classify_batch(np.ascontiguousarray(key), kind)
+    key, y, game, kind = load_rows(args.traj)
     print(len(key), "rows,", len(np.unique(game)), "games")
     rng = np.random.default_rng(0)
     fitted: dict[str, list[tuple[float, float]]] = {}

@@ -23,10 +23,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from backgammon.engine import _kernels as K  # noqa: E402
 from backgammon.engine.evaluator import encode  # noqa: E402
 from backgammon.engine.network import Network, NetworkPair, sigmoid  # noqa: E402
-from calib import NAMES, fit, unclipped_targets  # noqa: E402
+from calib import NAMES, fit, load_rows  # noqa: E402
 
 
 def features(net: Network, keys: np.ndarray) -> np.ndarray:
@@ -95,19 +94,7 @@ def main() -> None:
     ap.add_argument("--nets", default="contact,race")
     args = ap.parse_args()
     pair = NetworkPair.load(args.weights)
-    keys, ys, gs = [], [], []
-    base = 0
-    for path in args.traj:
-        with np.load(path) as d:
-            keys.append(d["keys"])
-            ys.append(unclipped_targets(d["v0"], d["v1"], d["games"]))
-            gs.append(d["games"].astype(np.int64) + base)
-            base = int(gs[-1].max()) + 1
-    key = np.concatenate(keys)
-    y = np.concatenate(ys)
-    game = np.concatenate(gs)
-    kind = np.empty(len(key), np.int64)
-    K.classify_batch(np.ascontiguousarray(key), kind)
+    key, y, game, kind = load_rows(args.traj)
     held = (np.random.default_rng(7).random(int(game.max()) + 1) < 0.2)[game]
     outputs = [int(ch) for ch in args.outputs]
     for name, cls, net in (("contact", 3, pair.contact), ("race", 2, pair.race)):
