@@ -351,7 +351,8 @@ def trajectories(seed: int, first: int, count: int, noise: float, noisy_plies: i
 
 
 @njit(cache=True, nogil=True)
-def lambda_targets(v0: Any, v1: Any, games: Any, lam: float, out: Any) -> None:
+def lambda_targets(v0: Any, v1: Any, games: Any, lam: float, out: Any,
+                   clip: bool = True) -> None:
     """Targets of :func:`trajectories`' rows into ``out``: row ``t``'s 1-ply outputs plus
     ``lam`` times the next row's (same game) target less its 0-ply outputs, turned to row
     ``t``'s side (win differences change sign, the gammon columns swap). With ``lam = 1``
@@ -359,7 +360,8 @@ def lambda_targets(v0: Any, v1: Any, games: Any, lam: float, out: Any) -> None:
     outputs after it less the 1-ply mean before it): an unbiased value of the 0-ply
     player's position whatever the network's errors; with ``lam = 0`` the 1-ply outputs.
     The targets are clipped consistent (:func:`._kernels.clip_outputs`) after the
-    recursion, which runs on the unclipped ones."""
+    recursion, which runs on the unclipped ones; ``clip=False`` leaves them unclipped (a
+    noisy unbiased value stays unbiased: ``training/runs/sl38/calib.py``)."""
     n = v0.shape[0]
     y = np.empty(NUM_OUTPUTS)
     d = np.empty(NUM_OUTPUTS)
@@ -377,7 +379,8 @@ def lambda_targets(v0: Any, v1: Any, games: Any, lam: float, out: Any) -> None:
                 y[i] = v1[t, i]
         for i in range(NUM_OUTPUTS):
             out[t, i] = y[i]
-        clip_outputs(out[t])
+        if clip:
+            clip_outputs(out[t])
 
 
 @njit(cache=True, nogil=True)

@@ -4,7 +4,7 @@ For every contact and race row of the trajectory files (``gen.py``: the 0-ply se
 one network, each row's 0-ply and 1-ply outputs), the **unclipped** λ = 1 target — the
 game's outcome less the luck of every roll from the row on, an unbiased value of the
 0-ply player's position whatever the network gets wrong (``_search_kernels.lambda_targets``
-without its final clip, which would bias a noisy unbiased value) — is set against the
+with ``clip=False``: its clip would bias a noisy unbiased value) — is set against the
 network's own output sums ``z`` (before the sigmoid). Per network and output ``j``, a
 least-squares fit of ``sigmoid(a·z + c)`` to the targets; ``a = 1, c = 0`` is a calibrated
 network. Standard errors: a bootstrap over whole games (a game's rows share its luck).
@@ -22,6 +22,7 @@ import argparse
 import numpy as np
 
 from backgammon.engine import _kernels as K
+from backgammon.engine import _search_kernels as S
 from backgammon.engine.evaluator import encode
 from backgammon.engine.network import NetworkPair, sigmoid
 
@@ -29,19 +30,9 @@ NAMES = ("win", "win gammon", "win bg", "lose gammon", "lose bg")
 
 
 def unclipped_targets(v0: np.ndarray, v1: np.ndarray, games: np.ndarray) -> np.ndarray:
-    """λ = 1 targets without the clip: row t's 1-ply plus (row t+1's target − its 0 ply),
-    turned to row t's side; a game's last row: its 1 ply (its outcome, when it ends)."""
-    n = len(v0)
-    out = np.empty((n, 5))
-    y = np.zeros(5)
-    for t in range(n - 1, -1, -1):
-        if t + 1 < n and games[t + 1] == games[t]:
-            d = y - v0[t + 1]
-            y = np.array([v1[t, 0] - d[0], v1[t, 1] + d[3], v1[t, 2] + d[4],
-                          v1[t, 3] + d[1], v1[t, 4] + d[2]])
-        else:
-            y = v1[t].astype(np.float64).copy()
-        out[t] = y
+    """λ = 1 targets without the clip (``lambda_targets(..., clip=False)``)."""
+    out = np.empty((len(v0), 5))
+    S.lambda_targets(v0, v1, games, 1.0, out, False)
     return out
 
 
