@@ -395,3 +395,61 @@ def test_search_levels_follow_their_filters(positions: list[Position]) -> None:
     assert checked == 3
     with pytest.raises(ValueError, match="plies"):
         WorldClassBot(plies=3)
+
+
+# -- the race network's own inputs (weights format 4) -------------------------------------------
+
+
+def test_race_inputs_count_checkers_off_crossovers_and_checkers_outside() -> None:
+    from backgammon.engine.evaluator import encode as enc
+    # on roll: 13 checkers on points 6-11 (2 off; 11 outside home, each one quadrant away);
+    # the other side: 12 on its points 6-9 (3 off; 9 outside, one quadrant each)
+    race = Position([0] * 5 + [2] * 5 + [3] + [0] * 14, [0] * 5 + [3] * 4 + [0] * 16)
+    x = enc(key_of(race), race_inputs=True)[0]
+    assert x.shape == (K.RACE_INPUTS,)
+    np.testing.assert_array_equal(x[:NUM_INPUTS], encode(key_of(race))[0])  # the usual first
+    mine, theirs = x[NUM_INPUTS:NUM_INPUTS + 16], x[NUM_INPUTS + 16:]
+    assert mine[:14].tolist() == [1.0] * 2 + [0.0] * 12
+    assert theirs[:14].tolist() == [1.0] * 3 + [0.0] * 11
+    assert mine[14:].tolist() == pytest.approx([1.1, 11 / 15])
+    assert theirs[14:].tolist() == pytest.approx([0.9, 9 / 15])
+    # the far quadrants: 15 checkers on the 24-point need 45 crossovers; none off
+    back = Position([0] * 23 + [15, 0], [0] * 5 + [15] + [0] * 19)
+    y = enc(key_of(back), race_inputs=True)[0, NUM_INPUTS:]
+    assert y[:14].sum() == 0 and y[14] == pytest.approx(4.5) and y[15] == 1.0
+    assert y[16 + 14] == 0.0 and y[16 + 15] == 0.0  # all home
+
+
+def test_a_race_network_with_its_own_inputs_is_evaluated_by_the_kernels(
+        boards: np.ndarray, tmp_path: Path) -> None:
+    from backgammon.engine.evaluator import inputs_for
+    from backgammon.engine.network import pad_race_inputs
+    nets = default_evaluator().nets.copy()
+    kind = np.empty(len(boards), np.int64)
+    K.classify_batch(np.ascontiguousarray(boards), kind)
+    rows = boards[kind == 2]
+    assert len(rows) >= 10
+    padded = nets.copy()
+    padded.race = pad_race_inputs(nets.race)  # zero weights: the same function
+    np.testing.assert_array_equal(Evaluator(padded).outputs_at(rows, 1), Evaluator(nets).outputs_at(rows, 1))
+    rng = np.random.default_rng(5)
+    padded.race.w1[NUM_INPUTS:] = rng.normal(0.0, 0.5, padded.race.w1[NUM_INPUTS:].shape)
+    padded.save(tmp_path / "own.npz")
+    loaded = NetworkPair.load(tmp_path / "own.npz")  # format 4 round trip
+    assert int(np.load(tmp_path / "own.npz")["format"]) == 4
+    np.testing.assert_array_equal(loaded.race.w1, padded.race.w1)
+    got = Evaluator(loaded).outputs(rows)
+    ref = loaded.race.forward(inputs_for(loaded.race, rows))
+    ok = (ref[:, 1] <= ref[:, 0]) & (ref[:, 2] <= ref[:, 1]) & (ref[:, 3] <= 1 - ref[:, 0]) & (
+        ref[:, 4] <= ref[:, 3])
+    assert ok.sum() > len(rows) // 2
+    np.testing.assert_allclose(got[ok], ref[ok], atol=2e-6)
+    assert np.abs(got - Evaluator(nets).outputs(rows)).max() > 1e-3  # the inputs are read
+    # a file that claims an older format cannot carry them; TD training refuses them
+    data = dict(np.load(tmp_path / "own.npz"))
+    data["format"] = np.array(3)
+    with pytest.raises(ValueError, match="input encoding"):
+        NetworkPair.from_arrays(data)
+    with pytest.raises(ValueError, match="own inputs"):
+        K.train_games(1, 0, 1, 0.1, 0.0, *loaded.kernel_args(), False,
+                      *default_evaluator()._bearoff_tables(), False, np.zeros(4))

@@ -463,7 +463,7 @@ def test_save_writes_the_new_layout_and_reloads_unpadded() -> None:
     nets.save(buf)
     buf.seek(0)
     with np.load(buf) as raw:
-        assert int(raw["format"]) == 2 and FORMAT_VERSION == 3  # format 3 only with a second layer
+        assert int(raw["format"]) == 2 and FORMAT_VERSION == 4  # 3: a second layer; 4: race inputs
         assert int(raw["inputs"]) == K.NUM_INPUTS == raw["contact_w1"].shape[0]
     buf.seek(0)
     again = NetworkPair.load(buf)
@@ -550,7 +550,7 @@ def test_weights_with_a_second_layer_round_trip_as_format_3() -> None:
     deep.save(buf)
     buf.seek(0)
     with np.load(buf) as raw:
-        assert int(raw["format"]) == FORMAT_VERSION == 3 and "contact_w3" in raw and "race_w4" in raw
+        assert int(raw["format"]) == 3 and FORMAT_VERSION == 4 and "contact_w3" in raw and "race_w4" in raw
     buf.seek(0)
     again = NetworkPair.load(buf)
     for a, b in ((again.contact, deep.contact), (again.race, deep.race)):

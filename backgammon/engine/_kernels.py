@@ -22,10 +22,10 @@ import numpy as np
 from .._movegen import MAX_PLAYS, generate
 from ._jit_cache import check_engine_cache
 
-__all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "best_play", "cache_slot", "cache_store", "classify_batch",
+__all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "RACE_INPUTS", "best_play", "cache_slot", "cache_store", "classify_batch",
            "clip_outputs", "contact_two", "encode_batch", "eval_kind", "eval_one", "evaluate_batch",
            "forward", "forward_two", "keep_better", "kind_of", "net_scratch", "new_cache", "njit",
-           "play_outputs", "train_games"]
+           "play_outputs", "race_extra", "encode_race_batch", "train_games"]
 
 try:
     from numba import njit
@@ -52,6 +52,12 @@ OLD_PER_SIDE = N_RAW + N_HAND
 OLD_NUM_INPUTS = 2 * OLD_PER_SIDE
 #: Network outputs: win, win gammon, win backgammon, lose gammon, lose backgammon.
 NUM_OUTPUTS = 5
+#: The race network's own inputs per side (optional, weights format 4; see
+#: :func:`race_extra`): the checkers borne off in unary (14), the crossovers still to make,
+#: the checkers not yet home.
+N_RACE_EXTRA_SIDE = 16
+#: Inputs of a race network that has them: :data:`NUM_INPUTS`, then both sides' race inputs.
+RACE_INPUTS = NUM_INPUTS + 2 * N_RACE_EXTRA_SIDE
 
 
 # -- position helpers -------------------------------------------------------------------------
@@ -580,6 +586,42 @@ def encode_one(key: Any, out: Any) -> None:
 
 
 @njit(cache=True, nogil=True)
+def race_extra(key: Any, out: Any) -> None:
+    """The race network's own inputs of ``key`` into ``out[NUM_INPUTS:RACE_INPUTS]`` (the
+    side on roll's :data:`N_RACE_EXTRA_SIDE`, then the other side's), as gnubg's race net
+    has them: the checkers borne off in unary (``off >= j`` for ``j = 1..14``: the first
+    checker off is what saves a gammon), the crossovers still to make (the quadrants each
+    checker has to cross to get home, summed, / 10) and the checkers not yet home (/ 15).
+    Read by a race network with :data:`RACE_INPUTS` input rows (:func:`eval_kind`)."""
+    for side in range(2):
+        base = 25 * side
+        k = NUM_INPUTS + N_RACE_EXTRA_SIDE * side
+        on = 0
+        cross = 0
+        outside = 0
+        for i in range(25):
+            n = int(key[base + i])
+            on += n
+            if i >= 6:
+                outside += n
+                cross += n * (3 if i >= 18 else (2 if i >= 12 else 1))
+        off = 15 - on
+        for j in range(14):
+            out[k + j] = 1.0 if off > j else 0.0
+        out[k + 14] = cross / 10.0
+        out[k + 15] = outside / 15.0
+
+
+@njit(cache=True, nogil=True)
+def encode_race_batch(boards: Any, out: Any) -> None:
+    """:func:`encode_one` and :func:`race_extra` of every row of ``boards`` into ``out``
+    (``n × RACE_INPUTS``): the inputs of a race network that has its own."""
+    for r in range(boards.shape[0]):
+        encode_one(boards[r], out[r])
+        race_extra(boards[r], out[r])
+
+
+@njit(cache=True, nogil=True)
 def encode_batch(boards: Any, out: Any) -> None:
     """:func:`encode_one` for every row of ``boards`` (``uint8[n, 50]``) into ``out``."""
     for r in range(boards.shape[0]):
@@ -619,11 +661,13 @@ _FORWARD_MATH = {"reassoc", "contract", "nsz", "arcp"}
 
 @njit(cache=True, nogil=True)
 def net_scratch(nin: int, hidden: int) -> tuple[Any, Any]:
-    """Buffers for :func:`forward` and :func:`eval_one`: the inputs (``float32[nin]``) and
-    the hidden layer (``float32[2 * hidden + 2 * nin]``: activations, scratch for the
+    """Buffers for :func:`forward` and :func:`eval_one`: the inputs (``float32[n]``) and
+    the hidden layer (``float32[2 * hidden + 2 * n]``: activations, scratch for the
     sigmoid, and at the end room for the list of non-zero inputs), ``hidden`` being the
-    widest network's."""
-    return np.zeros(nin, np.float32), np.zeros(2 * hidden + 2 * nin, np.float32)
+    widest network's and ``n`` the larger of ``nin`` and :data:`RACE_INPUTS` (room for a
+    race network's own inputs)."""
+    n = max(nin, RACE_INPUTS)
+    return np.zeros(n, np.float32), np.zeros(2 * hidden + 2 * n, np.float32)
 
 
 @njit(cache=True, nogil=True, fastmath=_FORWARD_MATH, inline="always")
@@ -1238,7 +1282,7 @@ def _accumulate(x: Any, h: Any, v: Any, w2: Any, flipped: bool, lam: float,
                 ew1: Any, eb1: Any, ew2: Any, eb2: Any, active: bool) -> None:
     """Decay the traces by ``lam`` and add the gradient of the fixed-view outputs ``U``
     (``U = V`` or ``flip(V)``) at this state."""
-    nin = x.shape[0]
+    nin = ew1.shape[1]  # x may be longer (net_scratch's room for a race network's inputs)
     nh = h.shape[0]
     if active and lam != 1.0:
         ew1 *= lam
@@ -1323,7 +1367,7 @@ def _td0(alpha: float, delta: Any, x: Any, h: Any, v: Any, flipped: bool,
         g[k] = sign * v[m] * (1.0 - v[m])
         for j in range(nh):
             gh[k, j] = g[k] * w2[m, j] * h[j] * (1.0 - h[j])
-    for i in range(x.shape[0]):
+    for i in range(w1.shape[0]):  # x may be longer (net_scratch)
         xi = x[i]
         if xi != 0.0:
             for j in range(nh):
@@ -1360,6 +1404,8 @@ def train_games(seed: int, first: int, count: int, alpha: float, lam: float,
     reaching one. ``stats`` (``float64[4]``) accumulates plies, games, gammons,
     backgammons. Returns the number of plies played."""
     nin = cw1.shape[0]
+    if rw1.shape[0] != nin:
+        raise ValueError("train_games: TD training takes a race network without its own inputs")
     nhc = cb1.shape[0]
     nhr = rb1.shape[0]
     ecw1 = np.zeros((NUM_OUTPUTS, nin, nhc))
@@ -1580,6 +1626,8 @@ def eval_kind(key: Any, kind: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
         bearoff_eval(key, comp, boff, bfirst, v)
     else:
         encode_one(key, x)
+        if rw1.shape[0] > NUM_INPUTS:  # a race network with its own inputs
+            race_extra(key, x)
         forward(x, rw1, rb1, rw2, rb2, h, v)
     clip_outputs(v)
 

@@ -30,7 +30,7 @@ import numpy as np
 from ..position import LegalMoves, Position
 from . import _kernels as K
 from . import _search_kernels as S
-from .network import NetworkPair
+from .network import Network, NetworkPair
 from .probabilities import Probabilities
 
 if TYPE_CHECKING:
@@ -49,19 +49,31 @@ def key_of(position: Position) -> NDArray[np.uint8]:
     return np.frombuffer(bytes((*position.player, *position.opponent)), np.uint8).reshape(1, 50)
 
 
-def encode(boards: NDArray[np.uint8]) -> NDArray[np.float64]:
-    """Network inputs (``n × NUM_INPUTS``) of every row of ``boards`` (``uint8[n, 50]``).
+def encode(boards: NDArray[np.uint8], *, race_inputs: bool = False) -> NDArray[np.float64]:
+    """Network inputs (``n × NUM_INPUTS``) of every row of ``boards`` (``uint8[n, 50]``);
+    with ``race_inputs`` followed by the race network's own (``n × RACE_INPUTS``:
+    :func:`._kernels.race_extra`), the inputs of a race network that has them.
 
     >>> from backgammon import Position
     >>> encode(key_of(Position.initial())).shape == (1, K.NUM_INPUTS)
     True
+    >>> race = Position([0] * 5 + [2] * 5 + [3] + [0] * 14, [0] * 5 + [3] * 4 + [0] * 16)
+    >>> x = encode(key_of(race), race_inputs=True)[0, K.NUM_INPUTS:]  # 2 off, 11 outside home
+    >>> x[:14].tolist() == [1.0] * 2 + [0.0] * 12, round(float(x[14]), 4), round(float(x[15]), 4)
+    (True, 1.1, 0.7333)
     """
     b = np.ascontiguousarray(boards, dtype=np.uint8)
     if b.ndim != 2 or b.shape[1] != 50:
         raise ValueError(f"boards of shape {b.shape}: expected (n, 50) position keys")
-    out = np.zeros((b.shape[0], K.NUM_INPUTS))
-    K.encode_batch(b, out)
+    out = np.zeros((b.shape[0], K.RACE_INPUTS if race_inputs else K.NUM_INPUTS))
+    (K.encode_race_batch if race_inputs else K.encode_batch)(b, out)
     return out
+
+
+def inputs_for(net: Network, boards: NDArray[np.uint8]) -> NDArray[np.float64]:
+    """:func:`encode` of ``boards`` for ``net``: with the race inputs when its first layer
+    has rows for them."""
+    return encode(boards, race_inputs=net.w1.shape[0] == K.RACE_INPUTS)
 
 
 def flip_outputs(out: NDArray[np.float64]) -> NDArray[np.float64]:

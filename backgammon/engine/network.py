@@ -13,6 +13,9 @@ contact and the race network together, saved in one ``.npz`` file.
 Format 2 files carry :data:`~._kernels.NUM_INPUTS` input rows (and the count, ``inputs``);
 format 3 files are format 2 with a second hidden layer in either network (written only
 then, so one-layer weights stay readable by older code).
+Format 4 files are format 2 or 3 whose race network also reads its own inputs
+(:data:`~._kernels.RACE_INPUTS` rows: :func:`~._kernels.race_extra`; :func:`pad_race_inputs`
+gives a network them with zero weights, computing what it did).
 Format 1 files (the first layout, :data:`~._kernels.OLD_NUM_INPUTS` inputs, without the
 :data:`~._kernels.N_EXTRA` features per side) load padded by :func:`pad_old_inputs`: zero
 weights for the new inputs, so the network computes exactly what it computed before.
@@ -26,17 +29,35 @@ from typing import IO, TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._kernels import NUM_INPUTS, NUM_OUTPUTS, OLD_NUM_INPUTS, OLD_PER_SIDE, PER_SIDE
+from ._kernels import (NUM_INPUTS, NUM_OUTPUTS, OLD_NUM_INPUTS, OLD_PER_SIDE, PER_SIDE,
+                       RACE_INPUTS)
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["Network", "NetworkPair", "FORMAT_VERSION", "pad_old_inputs"]
+__all__ = ["Network", "NetworkPair", "FORMAT_VERSION", "pad_old_inputs", "pad_race_inputs"]
 
 #: Bumped whenever the input encoding or the file layout changes.
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 #: The names of a network's arrays in a weights file (the last three only with a second layer).
 _PARTS = ("w1", "b1", "w2", "b2", "w3", "b3", "w4")
+
+
+def pad_race_inputs(net: Network) -> Network:
+    """A copy of race network ``net`` that also reads the race inputs
+    (:data:`~._kernels.RACE_INPUTS` rows, :func:`~._kernels.race_extra`), their weights zero:
+    it computes what ``net`` did until a fit moves them.
+
+    >>> rng = np.random.default_rng(0)
+    >>> net = Network.random(4, rng)
+    >>> x = rng.uniform(size=(3, RACE_INPUTS))
+    >>> bool(np.allclose(pad_race_inputs(net).forward(x), net.forward(x[:, :NUM_INPUTS])))
+    True
+    """
+    if net.w1.shape[0] != NUM_INPUTS:
+        raise ValueError(f"{net.w1.shape[0]} input rows: expected {NUM_INPUTS}")
+    w1 = np.vstack([net.w1, np.zeros((RACE_INPUTS - NUM_INPUTS, net.hidden))])
+    return Network(w1, *net.arrays()[1:])
 
 
 def pad_old_inputs(w1: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -259,7 +280,9 @@ class NetworkPair:
             for part, arr in zip(_PARTS, net.arrays()):
                 out[f"{prefix}{name}_{part}"] = arr
         deep = self.contact.hidden2 or self.race.hidden2
-        out[f"{prefix}format"] = np.array(FORMAT_VERSION if deep else 2)
+        own = self.race.w1.shape[0] == RACE_INPUTS
+        # the lowest format that holds them, so older code still reads what it can
+        out[f"{prefix}format"] = np.array(4 if own else 3 if deep else 2)
         out[f"{prefix}inputs"] = np.array(NUM_INPUTS)
         return out
 
@@ -268,17 +291,18 @@ class NetworkPair:
         """Inverse of :meth:`to_arrays` (``data`` maps names to arrays, e.g. an npz); format 1
         weights are padded (:func:`pad_old_inputs`)."""
         version = int(data[f"{prefix}format"])
-        if version not in (1, 2, FORMAT_VERSION):
+        if version not in (1, 2, 3, FORMAT_VERSION):
             raise ValueError(f"weights format {version}, this code reads 1 to {FORMAT_VERSION}")
         nets = []
         for name in ("contact", "race"):
-            names = _PARTS if version == 3 and f"{prefix}{name}_w3" in data else _PARTS[:4]
+            names = _PARTS if version >= 3 and f"{prefix}{name}_w3" in data else _PARTS[:4]
             parts = [np.ascontiguousarray(np.asarray(data[f"{prefix}{name}_{p}"], np.float64))
                      for p in names]
             if version == 1:
                 parts[0] = pad_old_inputs(parts[0])
             nets.append(Network(*parts))
-        if nets[0].w1.shape[0] != NUM_INPUTS or nets[1].w1.shape[0] != NUM_INPUTS:
+        race_rows = (NUM_INPUTS, RACE_INPUTS) if version == 4 else (NUM_INPUTS,)
+        if nets[0].w1.shape[0] != NUM_INPUTS or nets[1].w1.shape[0] not in race_rows:
             raise ValueError("weights do not match this input encoding")
         return cls(nets[0], nets[1])
 

@@ -74,7 +74,7 @@ from ..progress import Progress
 from . import _kernels as K
 from . import _search_kernels as S
 from .bearoff import kernel_args as bearoff_tables
-from .evaluator import Evaluator, encode, equities
+from .evaluator import Evaluator, equities, inputs_for
 from .network import Network, NetworkPair, sigmoid
 from .train import EVAL_SEED, RUNS_DIR, strength_vs, strength_vs_pubeval
 
@@ -603,9 +603,9 @@ def refine_round(teacher: NetworkPair, config: RefineConfig, k: int, *,
             late = train_rows[late_contact(keys[train_rows])]
             train_rows = np.concatenate([train_rows, *[late] * (config.late_weight - 1)])
             say(f"round {k}: {len(late)} late contact positions count {config.late_weight} times")
-        x = encode(keys[train_rows])
-        xv = encode(keys[val])
         net: Network = getattr(teacher, name)
+        x = inputs_for(net, keys[train_rows])  # a race network's own inputs too, if it has them
+        xv = inputs_for(net, keys[val])
         if name == "contact" and config.hidden_contact > net.hidden:
             net = net.widen(config.hidden_contact, np.random.default_rng(seed))
             say(f"round {k}: contact network widened to {net.hidden} hidden units")
