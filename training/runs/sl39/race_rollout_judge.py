@@ -3,7 +3,10 @@ every race decision of ``benchmarks/data/judge-gnubg2.json.gz`` where the bots d
 pick the same play, each picked play and gnubg 2 ply's three best are rolled out (TRIALS
 variance-reduced, quasi-random trials with the shipped network, bear-off truncated; the same
 dice for every play), and each bot loses the best of them less its own. Decisions where the
-bots agree cost them the same and are left out of the paired differences.
+bots agree cost them the same and are left out of the paired differences. For the bots
+that are networks (``expert``, ``expert@FILE``) it also prints their 0-ply error on the
+rolled-out plays: of each play's equity, and of its difference from the decision's best
+play (what a choice reads).
 
     python training/runs/sl39/race_rollout_judge.py [BOT ...] [--trials 144]
 """
@@ -45,11 +48,15 @@ def value(key: np.ndarray) -> float:
     return -float(equities(out.mean(0, keepdims=True))[0])
 
 
+rolled: list[tuple[int, list[int], list[float]]] = []
+
+
 def losses(i: int) -> list[float]:
     d = decisions[i]
     top = sorted(range(len(d.legal)), key=lambda k: -d.equities[k])[:3]
     plays = sorted(set(top) | set(picks[i]))
     v = {k: value(d.legal.boards[k]) for k in plays}
+    rolled.append((i, plays, [v[k] for k in plays]))
     best = max(v.values())
     return [best - v[k] for k in picks[i]]
 
@@ -66,3 +73,21 @@ for j in range(1, len(a.bots)):
     m = sum(diff) / n
     se = math.sqrt(sum((x - m) ** 2 for x in diff) / (n - 1) / n)
     print(f"{a.bots[j]} - {a.bots[0]}: {1000 * m:+.3f} ± {1000 * se:.3f} mEMG a race decision (paired)", flush=True)
+
+from backgammon.engine.evaluator import DEFAULT_WEIGHTS, Evaluator  # noqa: E402
+
+for b in a.bots:
+    name, _, weights = b.partition("@")
+    if name != "expert":
+        continue
+    ev = Evaluator(NetworkPair.load(weights or DEFAULT_WEIGHTS))
+    err_abs, err_diff = [], []
+    for i, plays, ro in rolled:
+        net = -equities(ev.outputs(np.ascontiguousarray(decisions[i].legal.boards[plays])))
+        ro_a = np.array(ro)
+        k = int(np.argmax(ro_a))
+        err_abs += list(net - ro_a)
+        err_diff += list((net - net[k]) - (ro_a - ro_a[k]))
+    print(f"{b:40s} 0-ply error v the rollouts over {len(err_abs)} plays: equity RMS "
+          f"{np.sqrt(np.mean(np.square(err_abs))):.4f}, difference from the best play RMS "
+          f"{np.sqrt(np.mean(np.square(err_diff))):.4f}", flush=True)
