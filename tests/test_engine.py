@@ -401,11 +401,10 @@ def test_search_levels_follow_their_filters(positions: list[Position]) -> None:
 
 
 def test_race_inputs_count_checkers_off_crossovers_and_checkers_outside() -> None:
-    from backgammon.engine.evaluator import encode as enc
     # on roll: 13 checkers on points 6-11 (2 off; 11 outside home, each one quadrant away);
     # the other side: 12 on its points 6-9 (3 off; 9 outside, one quadrant each)
     race = Position([0] * 5 + [2] * 5 + [3] + [0] * 14, [0] * 5 + [3] * 4 + [0] * 16)
-    x = enc(key_of(race), race_inputs=True)[0]
+    x = encode(key_of(race), race_inputs=True)[0]
     assert x.shape == (K.RACE_INPUTS,)
     np.testing.assert_array_equal(x[:NUM_INPUTS], encode(key_of(race))[0])  # the usual first
     mine, theirs = x[NUM_INPUTS:NUM_INPUTS + 16], x[NUM_INPUTS + 16:]
@@ -415,7 +414,7 @@ def test_race_inputs_count_checkers_off_crossovers_and_checkers_outside() -> Non
     assert theirs[14:].tolist() == pytest.approx([0.9, 9 / 15])
     # the far quadrants: 15 checkers on the 24-point need 45 crossovers; none off
     back = Position([0] * 23 + [15, 0], [0] * 5 + [15] + [0] * 19)
-    y = enc(key_of(back), race_inputs=True)[0, NUM_INPUTS:]
+    y = encode(key_of(back), race_inputs=True)[0, NUM_INPUTS:]
     assert y[:14].sum() == 0 and y[14] == pytest.approx(4.5) and y[15] == 1.0
     assert y[16 + 14] == 0.0 and y[16 + 15] == 0.0  # all home
 

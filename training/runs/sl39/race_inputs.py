@@ -1,9 +1,10 @@
-"""Would race inputs like gnubg's help? (session 29, a diagnostic: the kernels cannot
-evaluate these networks). The race network's fit of ``fit_race.py`` again, with extra inputs
-appended for each side (their first-layer weights start at zero, so the fit starts from the
-shipped function): the checkers borne off in unary (``off >= j`` for j = 1..14, as gnubg's
-race net has them), the crossovers still to make (quadrants each checker must cross to get
-home, / 10) and the checkers not yet home (/ 15). Prints the held-out RMS against the
+"""Would race inputs like gnubg's help? (session 29, the diagnostic that came before the
+engine took them). The race network's fit of ``fit_race.py`` again, with the race inputs
+appended for each side (``_kernels.race_extra``; ``network.pad_race_inputs`` starts their
+first-layer weights at zero, so the fit starts from the shipped function): the checkers
+borne off in unary (``off >= j`` for j = 1..14, as gnubg's race net has them), the
+crossovers still to make (quadrants each checker must cross to get home, / 10) and the
+checkers not yet home (/ 15). Prints the held-out RMS against the
 validation rollouts with and without them, the same fit otherwise.
 
     python training/runs/sl39/race_inputs.py TRAIN.npz [...] --val V.npz [...] [--epochs 20]
@@ -14,7 +15,7 @@ import numpy as np
 
 from backgammon.engine._kernels import clip_outputs
 from backgammon.engine.evaluator import encode, equities
-from backgammon.engine.network import Network, NetworkPair
+from backgammon.engine.network import NetworkPair, pad_race_inputs
 from backgammon.engine.refine import fit_best
 
 ap = argparse.ArgumentParser()
@@ -24,20 +25,6 @@ ap.add_argument("--epochs", type=int, default=20)
 ap.add_argument("--hidden", type=int, default=64)
 ap.add_argument("--seed", type=int, default=391)
 a = ap.parse_args()
-
-QUAD = np.array([0] * 6 + [1] * 6 + [2] * 6 + [3] * 6 + [3], np.float64)  # points 1..24, bar
-
-
-def extra(keys: np.ndarray) -> np.ndarray:
-    out = []
-    for side in (0, 1):
-        k = keys[:, 25 * side:25 * side + 25].astype(np.float64)
-        off = 15 - k.sum(1)
-        out.append((off[:, None] >= np.arange(1, 15)[None, :]).astype(np.float64))
-        out.append((k @ QUAD / 10.0)[:, None])
-        out.append((k[:, 6:].sum(1) / 15.0)[:, None])
-    return np.hstack(out)
-
 
 def load(paths: list[str]) -> tuple[np.ndarray, np.ndarray]:
     ks, ts = [], []
@@ -57,13 +44,12 @@ base = NetworkPair.load("backgammon/engine/weights/expert.npz").race
 if a.hidden > base.hidden:
     base = base.widen(a.hidden, np.random.default_rng(a.seed))
 x, xv = encode(keys), encode(vkeys)
-ex, exv = extra(keys), extra(vkeys)
+rx, rxv = encode(keys, race_inputs=True), encode(vkeys, race_inputs=True)
 rms = lambda net, xx: float(np.sqrt(np.mean((equities(net.forward(xx)) - equities(vt)) ** 2)))  # noqa: E731
 print(f"{len(x)} training rows, {len(xv)} validation rows; shipped race net {rms(base, xv):.4f}", flush=True)
 for name, net, xx, xxv in (
         ("the same inputs", base, x, xv),
-        (f"+ {ex.shape[1]} race inputs", Network(np.vstack([base.w1, np.zeros((ex.shape[1], base.hidden))]),
-                                                 base.b1, base.w2, base.b2), np.hstack([x, ex]), np.hstack([xv, exv]))):
+        (f"+ {rx.shape[1] - x.shape[1]} race inputs", pad_race_inputs(base), rx, rxv)):
     fitted, chosen, errs = fit_best(net, xx, t, xxv, vt, epochs=a.epochs, batch=256,
                                     learning_rate=1e-3, seed=a.seed, warmup=1)
     print(f"{name}: validation RMS {errs[0]:.4f} -> {errs[chosen]:.4f} (epoch {chosen}; "

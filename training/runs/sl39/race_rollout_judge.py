@@ -21,10 +21,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 import judge as J  # noqa: E402
 
-from backgammon.engine import _rollout_kernels as R  # noqa: E402
-from backgammon.engine.bearoff import kernel_args as bearoff_tables  # noqa: E402
-from backgammon.engine.evaluator import equities  # noqa: E402
+from backgammon.analysis.rollout import run_chunk  # noqa: E402
+from backgammon.engine.evaluator import DEFAULT_WEIGHTS, Evaluator, equities  # noqa: E402
 from backgammon.engine.network import NetworkPair  # noqa: E402
+from backgammon.matchid import MatchState  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("bots", nargs="*", default=["expert", "gnubg0"])
@@ -34,17 +34,14 @@ decisions = [d for d in J.decisions_of(J.read_set()) if d.legal.origin.is_race()
 choosers = [J.Chooser(b) for b in a.bots]
 picks = [[c.choose(d) for c in choosers] for d in decisions]
 split = [i for i, p in enumerate(picks) if len(set(p)) > 1]
-nets = NetworkPair.load("backgammon/engine/weights/expert.npz")
-engine = (*nets.kernel_args(), True, *bearoff_tables(True))
-ci = np.zeros(R.CUBE_INTS, np.int64)
-ci[0], ci[1] = 1, 1
-cube = (ci, np.zeros(7), np.zeros((2, 1, 3, 2)), np.zeros((2, 1, 6)))
+MONEY = MatchState().to_match_id()
 
 
 def value(key: np.ndarray) -> float:
     """The mover's equity after a play (``key``: the position from the next side's view)."""
-    out = np.zeros((a.trials, 5))
-    R.rollout_trials(key.copy(), 0, a.trials, 29, 0, 0, True, True, False, True, *cube, *engine, out)
+    # cubeless, variance-reduced, quasi-random, bear-off truncated (rollout_race.py's trials)
+    _, _, out = run_chunk((0, key.tobytes(), 0, a.trials, 29, 0, 0, True, True, False, True,
+                           MONEY, None, True))
     return -float(equities(out.mean(0, keepdims=True))[0])
 
 
@@ -74,7 +71,6 @@ for j in range(1, len(a.bots)):
     se = math.sqrt(sum((x - m) ** 2 for x in diff) / (n - 1) / n)
     print(f"{a.bots[j]} - {a.bots[0]}: {1000 * m:+.3f} ± {1000 * se:.3f} mEMG a race decision (paired)", flush=True)
 
-from backgammon.engine.evaluator import DEFAULT_WEIGHTS, Evaluator  # noqa: E402
 
 for b in a.bots:
     name, _, weights = b.partition("@")

@@ -1,11 +1,11 @@
 """Rollout targets for race positions (session 29): each key of IN rolled out TRIALS times
-by the network pair's 0-ply play, cubeless, with variance reduction, quasi-random first
-rolls and bear-off truncation (``_rollout_kernels.rollout_trials``, what ``backgammon
-rollout`` runs), in two threads; the mean outputs saved with the keys in OUT (``keys``,
+by the shipped network's 0-ply play, cubeless, with variance reduction, quasi-random first
+rolls and bear-off truncation (``analysis.rollout.run_chunk``, what ``backgammon rollout``
+runs), in two threads; the mean outputs saved with the keys in OUT (``keys``,
 ``targets``, ``se``: the standard error of each row's equity; NaN for one trial), every few minutes and at the
 end (resumes from OUT's rows).
 
-    python training/runs/sl39/rollout_race.py IN OUT TRIALS [--rows A:B] [--weights W] [--no-quasi]
+    python training/runs/sl39/rollout_race.py IN OUT TRIALS [--rows A:B] [--no-quasi]
 
 Each position's dice come from the seed plus its row (so two rows never share their dice).
 One trial without quasi-random dice is the λ = 1 target of the luck-adjusted fits: the
@@ -20,9 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from backgammon.engine import _rollout_kernels as R
-from backgammon.engine.bearoff import kernel_args as bearoff_tables
-from backgammon.engine.network import NetworkPair
+from backgammon.analysis.rollout import run_chunk
+from backgammon.matchid import MatchState
 from backgammon.progress import Progress
 
 ap = argparse.ArgumentParser()
@@ -30,7 +29,6 @@ ap.add_argument("src")
 ap.add_argument("out")
 ap.add_argument("trials", type=int)
 ap.add_argument("--rows", default=None, help="A:B, a slice of IN's keys")
-ap.add_argument("--weights", default="backgammon/engine/weights/expert.npz")
 ap.add_argument("--seed", type=int, default=29)
 ap.add_argument("--no-quasi", action="store_true",
                 help="independent dice (a trial or a few: the stratified first rolls need 36)")
@@ -50,18 +48,15 @@ if Path(a.out).exists():
         m = len(d["targets"])
         assert np.array_equal(d["keys"][:m], keys[:m])
         targets[:m], se[:m], start = d["targets"], d["se"], m
-nets = NetworkPair.load(a.weights)
-engine = (*nets.kernel_args(), True, *bearoff_tables(True))
-ci = np.zeros(R.CUBE_INTS, np.int64)
-ci[0], ci[1] = 1, 1
-cube = (ci, np.zeros(7), np.zeros((2, 1, 3, 2)), np.zeros((2, 1, 6)))
+MONEY = MatchState().to_match_id()
 W = np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 
 
 def one(i: int) -> None:
-    out = np.zeros((a.trials, 5))
-    R.rollout_trials(keys[i].copy(), 0, a.trials, a.seed + i, 0, 0, True, not a.no_quasi, False, True,
-                     *cube, *engine, out)
+    # (job, key, first trial, trials, seed, plies, truncate, variance reduction, quasi-random,
+    #  cubeful, bear-off truncation, Match ID, cube limit, double at the start)
+    _, _, out = run_chunk((0, keys[i].tobytes(), 0, a.trials, a.seed + i, 0, 0, True,
+                           not a.no_quasi, False, True, MONEY, None, True))
     targets[i] = out.mean(0)
     se[i] = (out @ W).std(ddof=1) / np.sqrt(a.trials) if a.trials > 1 else np.nan
 
