@@ -398,12 +398,13 @@ def test_trajectories_record_the_0_and_1_ply_outputs_of_the_games_positions(nets
     roll (or the same position passed over)."""
     from backgammon.engine import _search_kernels as S
     from backgammon.engine.bearoff import kernel_args
+    from backgammon.engine.prune import kernel_args as prune_args
 
     cap = 4000
     keys, v0, v1 = np.zeros((cap, 50), np.uint8), np.zeros((cap, 5)), np.zeros((cap, 5))
     games = np.zeros(cap, np.int64)
     m = S.trajectories(7, 0, 12, 0.1, 8, *nets.kernel_args(), True, *kernel_args(), keys, v0,
-                       v1, games)
+                       v1, games, *prune_args(None))
     assert 12 * 10 < m < cap - 500 and set(games[:m].tolist()) == set(range(12))
     ev = Evaluator(nets)
     np.testing.assert_array_equal(v0[:m], ev.outputs(keys[:m]))
@@ -426,7 +427,7 @@ def test_trajectories_record_the_0_and_1_ply_outputs_of_the_games_positions(nets
         assert found, t
     first_again = np.zeros_like(keys)
     S.trajectories(7, 0, 12, 0.1, 8, *nets.kernel_args(), True, *kernel_args(), first_again,
-                   v0.copy(), v1.copy(), games.copy())
+                   v0.copy(), v1.copy(), games.copy(), *prune_args(None))
     np.testing.assert_array_equal(first_again[:m], keys[:m])  # seeded
 
 

@@ -22,10 +22,10 @@ import numpy as np
 from .._movegen import MAX_PLAYS, generate
 from ._jit_cache import check_engine_cache
 
-__all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "RACE_INPUTS", "best_play", "cache_slot", "cache_store", "classify_batch",
+__all__ = ["NUM_INPUTS", "NUM_OUTPUTS", "PRUNE_INPUTS", "RACE_INPUTS", "best_play", "cache_slot", "cache_store", "classify_batch",
            "clip_outputs", "contact_two", "encode_batch", "eval_kind", "eval_one", "evaluate_batch",
            "forward", "forward_two", "keep_better", "kind_of", "net_scratch", "new_cache", "njit",
-           "play_outputs", "race_extra", "encode_race_batch", "train_games"]
+           "no_pruner", "play_outputs", "prune_score", "pruned_best_play", "race_extra", "encode_race_batch", "train_games"]
 
 try:
     from numba import njit
@@ -1231,6 +1231,116 @@ def best_play(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     for k in range(n):
         best_eq, best = keep_better(outs[k], k, best_eq, best, best_v)
     return best
+
+
+#: Inputs of a pruning network (:mod:`.prune`): the first :data:`N_RAW` inputs of each
+#: side's block (points in truncated unary, bar, borne off), side on roll first.
+PRUNE_INPUTS = 2 * N_RAW
+
+
+@njit(cache=True, nogil=True, fastmath=_FORWARD_MATH)
+def prune_score(key: Any, pw1: Any, pb1: Any, pw2: Any, hs: Any, scratch: Any) -> float:
+    """A pruning network's score of a play's resulting ``key`` (next side on roll): its
+    estimate of the *mover's* equity, up to a constant of the roll (:mod:`.prune`). The
+    inputs are the first :data:`N_RAW` of each side's block of :func:`encode_one`,
+    summed sparsely (only the weight rows of non-zero inputs); ``hs`` and ``scratch`` are
+    ``float32`` scratch of the hidden size."""
+    nh = pb1.shape[0]
+    for j in range(nh):
+        hs[j] = pb1[j]
+    for side in range(2):
+        off = 25 * side
+        base = N_RAW * side
+        on = 0
+        for i in range(24):
+            n = key[off + i]
+            if n == 0:
+                continue
+            on += n
+            r = base + 4 * i
+            for j in range(nh):
+                hs[j] += pw1[r, j]
+            if n >= 2:
+                for j in range(nh):
+                    hs[j] += pw1[r + 1, j]
+            if n >= 3:
+                for j in range(nh):
+                    hs[j] += pw1[r + 2, j]
+            if n > 3:
+                f = np.float32((n - 3) / 2.0)
+                for j in range(nh):
+                    hs[j] += f * pw1[r + 3, j]
+        bar = key[off + 24]
+        on += bar
+        if bar > 0:
+            f = np.float32(bar / 2.0)
+            for j in range(nh):
+                hs[j] += pw1[base + 96, j] + f * pw1[base + 97, j]
+        if on < 15:
+            f = np.float32((15 - on) / 15.0)
+            for j in range(nh):
+                hs[j] += f * pw1[base + 98, j]
+    _sigmoid_f32(hs, scratch)
+    s = np.float32(0.0)
+    for j in range(nh):
+        s += pw2[j] * hs[j]
+    return float(s)
+
+
+@njit(cache=True, nogil=True)
+def no_pruner() -> Any:
+    """The pruning arguments that prune nothing (:func:`pruned_best_play`)."""
+    return (np.zeros((0, 1), np.float32), np.zeros(0, np.float32), np.zeros(0, np.float32),
+            np.zeros(2))
+
+
+@njit(cache=True, nogil=True)
+def pruned_best_play(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
+                     rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any, boff: Any,
+                     bfirst: Any, x: Any, h: Any, best_v: Any,
+                     used: Any, ckeys: Any, cvals: Any,
+                     pw1: Any, pb1: Any, pw2: Any, pset: Any) -> int:
+    """:func:`best_play` among the plays a pruning network keeps (:mod:`.prune`): every
+    play scored by it (:func:`prune_score`), then the networks' best of at most
+    ``pset[1]`` of the best-scored, those scored within ``pset[0]`` of the best (always
+    at least two). Without a pruning network (``pw1`` with no rows, :func:`no_pruner`) or
+    with all plays kept, exactly :func:`best_play` (the kept plays keep their order, so
+    the first of equal plays still wins)."""
+    kmax = int(pset[1])
+    if pw1.shape[0] == 0 or n <= 2 or kmax < 2:
+        return best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
+                         bfirst, x, h, best_v, used, ckeys, cvals)
+    hs = np.empty(pb1.shape[0], np.float32)
+    sc = np.empty(pb1.shape[0], np.float32)
+    scores = np.empty(n)
+    top = -1e300
+    for k in range(n):
+        scores[k] = prune_score(boards[k], pw1, pb1, pw2, hs, sc)
+        if scores[k] > top:
+            top = scores[k]
+    order = np.argsort(-scores)
+    keep = np.zeros(n, np.bool_)
+    kept = 0
+    for t in range(min(kmax, n)):
+        o = order[t]
+        if kept >= 2 and scores[o] < top - pset[0]:
+            break
+        keep[o] = True
+        kept += 1
+    if kept == n:
+        return best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
+                         bfirst, x, h, best_v, used, ckeys, cvals)
+    sub = np.empty((kept, boards.shape[1]), np.uint8)
+    idx = np.empty(kept, np.int64)
+    j = 0
+    for k in range(n):
+        if keep[k]:
+            sub[j, :] = boards[k]
+            idx[j] = k
+            j += 1
+    b = best_play(sub, kept, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
+                  x, h, best_v, used, ckeys, cvals)
+    return int(idx[b])
 
 
 @njit(cache=True, nogil=True)

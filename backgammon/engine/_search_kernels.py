@@ -43,7 +43,9 @@ from ._kernels import (
     new_cache,
     next_u64,
     njit,
+    no_pruner,
     play_outputs,
+    pruned_best_play,
     roll_die,
     start_game,
     win_points,
@@ -78,7 +80,8 @@ def _one_ply(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     :func:`one_ply_batch`); the other arrays are scratch space. No cache
     (:func:`_one_ply_cached` with the empty one)."""
     _one_ply_cached(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
-                    boards, steps, dies, table, st, x, h, bv, out, *new_cache(0))
+                    boards, steps, dies, table, st, x, h, bv, out, *new_cache(0),
+                    *no_pruner())
 
 
 @njit(cache=True, nogil=True)
@@ -94,18 +97,23 @@ def _add_flipped(acc: Any, w: float, v: Any) -> None:
 @njit(cache=True, nogil=True)
 def one_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                   rw1: Any, rb1: Any, rw2: Any, rb2: Any,
-                  bo: bool, comp: Any, boff: Any, bfirst: Any, out: Any) -> None:
+                  bo: bool, comp: Any, boff: Any, bfirst: Any, out: Any,
+                  pw1: Any, pb1: Any, pw2: Any, pset: Any) -> None:
     """1-ply outputs of every row of ``keys`` for its side on roll into ``out``
     (``float64[n, 5]``): the average over the 21 rolls (doubles weighing 1/36, the others
     2/36) of the outputs after the roller's best 0-ply play (or of the position passed to
     the other side when no play is possible). Finished games and, with ``bo``, bear-offs
-    keep their exact outputs. Clipped consistent."""
+    keep their exact outputs. Clipped consistent. ``pw1 .. pset``: a pruning network
+    that picks the plays the best is chosen from (:func:`._kernels.pruned_best_play`;
+    :func:`._kernels.no_pruner`: all of them)."""
     boards, steps, dies, table, st = _scratch()
     x, h = net_scratch(cw1.shape[0], max(cb1.shape[0], rb1.shape[0]))
     bv = np.zeros(NUM_OUTPUTS)
+    nused, nkeys, nvals = new_cache(0)
     for r in range(keys.shape[0]):
-        _one_ply(keys[r], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
-                 boards, steps, dies, table, st, x, h, bv, out[r])
+        _one_ply_cached(keys[r], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
+                        bfirst, boards, steps, dies, table, st, x, h, bv, out[r], nused,
+                        nkeys, nvals, pw1, pb1, pw2, pset)
 
 
 #: Slots of the evaluation caches of one :func:`two_ply_batch` call: the
@@ -120,8 +128,11 @@ def _one_ply_cached(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                     rw1: Any, rb1: Any, rw2: Any, rb2: Any, bo: bool, comp: Any, boff: Any,
                     bfirst: Any, boards: Any, steps: Any, dies: Any, table: Any, st: Any,
                     x: Any, h: Any, bv: Any, out: Any,
-                    used: Any, ckeys: Any, cvals: Any) -> None:
-    """:func:`_one_ply` with the leaves' outputs cached (:func:`._kernels.best_play` with a cache)."""
+                    used: Any, ckeys: Any, cvals: Any,
+                    pw1: Any, pb1: Any, pw2: Any, pset: Any) -> None:
+    """:func:`_one_ply` with the leaves' outputs cached (:func:`._kernels.best_play` with a
+    cache) and each roll's plays pruned by ``pw1 .. pset``
+    (:func:`._kernels.pruned_best_play`)."""
     kind = eval_one(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff, bfirst,
                     x, h, out)
     if kind <= 1:
@@ -136,8 +147,9 @@ def _one_ply_cached(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                 eval_one(_swapped(key), cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
                          boff, bfirst, x, h, bv)
             else:
-                best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
-                          bfirst, x, h, bv, used, ckeys, cvals)
+                pruned_best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
+                                 boff, bfirst, x, h, bv, used, ckeys, cvals,
+                                 pw1, pb1, pw2, pset)
             _add_flipped(out, w, bv)
     clip_outputs(out)
 
@@ -145,7 +157,8 @@ def _one_ply_cached(key: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
 @njit(cache=True, nogil=True)
 def two_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                   rw1: Any, rb1: Any, rw2: Any, rb2: Any,
-                  bo: bool, comp: Any, boff: Any, bfirst: Any, out: Any) -> None:
+                  bo: bool, comp: Any, boff: Any, bfirst: Any, out: Any,
+                  pw1: Any, pb1: Any, pw2: Any, pset: Any) -> None:
     """2-ply outputs of every row of ``keys`` for its side on roll into ``out``: the
     average over the 21 rolls of the *1-ply* outputs (:func:`one_ply_batch`, for the other
     side, turned) after the roller's best 0-ply play. Finished games and, with ``bo``,
@@ -153,13 +166,14 @@ def two_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
     call's two caches save: positions reached again after the reply (their 1-ply
     outputs, :data:`MID_SLOTS`) and plays met again at the last ply (their 0-ply outputs,
     :data:`LEAF_SLOTS`) — transpositions, within a row's tree and across the rows (a
-    decision's candidates share a call). The values are those computed without them."""
+    decision's candidates share a call). The values are those computed without them.
+    ``pw1 .. pset`` prune every roll's plays at both plies (:func:`one_ply_batch`)."""
     boards, steps, dies, table, st = _scratch()
     boards2, steps2, dies2, table2, st2 = _scratch()
     x, h = net_scratch(cw1.shape[0], max(cb1.shape[0], rb1.shape[0]))
     bv = np.zeros(NUM_OUTPUTS)
     nv = np.zeros(NUM_OUTPUTS)
-    none = new_cache(0)  # the first ply's choice is not cached
+    nused, nkeys, nvals = new_cache(0)  # the first ply's choice is not cached
     used, ckeys, cvals = new_cache(LEAF_SLOTS)
     mused, mkeys, mvals = new_cache(MID_SLOTS)
     for r in range(keys.shape[0]):
@@ -178,8 +192,9 @@ def two_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                 if n == 0:
                     nxt = _swapped(key)
                 else:
-                    k = best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
-                                  comp, boff, bfirst, x, h, bv, *none)
+                    k = pruned_best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
+                                         bo, comp, boff, bfirst, x, h, bv, nused, nkeys,
+                                         nvals, pw1, pb1, pw2, pset)
                     nxt = boards[k]  # the 1-ply below works in its own scratch arrays
                 j = cache_slot(mused, mkeys, nxt)
                 if j >= 0:
@@ -188,7 +203,7 @@ def two_ply_batch(keys: Any, cw1: Any, cb1: Any, cw2: Any, cb2: Any,
                 else:
                     _one_ply_cached(nxt, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp,
                                     boff, bfirst, boards2, steps2, dies2, table2, st2, x, h,
-                                    bv, nv, used, ckeys, cvals)
+                                    bv, nv, used, ckeys, cvals, pw1, pb1, pw2, pset)
                     cache_store(mused, mkeys, mvals, -j - 1, nxt, nv)
                 _add_flipped(acc, w, nv)
         clip_outputs(acc)
@@ -287,7 +302,8 @@ def sample_positions(seed: int, first: int, count: int, noise: float,
 def trajectories(seed: int, first: int, count: int, noise: float, noisy_plies: int,
                  cw1: Any, cb1: Any, cw2: Any, cb2: Any, rw1: Any, rb1: Any, rw2: Any, rb2: Any,
                  bo: bool, comp: Any, boff: Any, bfirst: Any,
-                 keys: Any, v0: Any, v1: Any, games: Any) -> int:
+                 keys: Any, v0: Any, v1: Any, games: Any,
+                 pw1: Any, pb1: Any, pw2: Any, pset: Any) -> int:
     """Play games ``first .. first + count - 1`` of seed ``seed`` by 0-ply self-play, the
     first ``j`` plies of each with the equities perturbed as in :func:`sample_positions`
     (``j`` drawn from 0 .. ``noisy_plies`` per game, so that the games spread out), the
@@ -303,7 +319,9 @@ def trajectories(seed: int, first: int, count: int, noise: float, noisy_plies: i
     These are the terms of a luck-adjusted (variance-reduced) outcome of each game from
     each of its positions (:func:`lambda_targets`): the play after position
     ``t`` is the best 0-ply play, the one the 1-ply mean assumes, so the luck of each roll
-    (the outputs after it less the 1-ply mean) has mean zero."""
+    (the outputs after it less the 1-ply mean) has mean zero. With a pruning network
+    (``pw1 .. pset``, :func:`._kernels.pruned_best_play`) both the 1-ply mean and the
+    play after it choose among the plays it keeps: the luck still has mean zero."""
     boards, steps, dies, table, st = _scratch()
     x, h = net_scratch(cw1.shape[0], max(cb1.shape[0], rb1.shape[0]))
     outs = np.empty((MAX_PLAYS, NUM_OUTPUTS))
@@ -330,14 +348,15 @@ def trajectories(seed: int, first: int, count: int, noise: float, noisy_plies: i
                          x, h, v0[m])
                 _one_ply_cached(key, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo, comp, boff,
                                 bfirst, boards, steps, dies, table, st, x, h, bv, v1[m],
-                                used, ckeys, cvals)
+                                used, ckeys, cvals, pw1, pb1, pw2, pset)
                 m += 1
             n = generate(key, d1, d2, boards, steps, dies, table, st)
             if n == 0:
                 nxt = _swapped(key)
             elif recorded:  # the 1-ply pass left these plays in the cache
-                nxt = boards[best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, bo,
-                                       comp, boff, bfirst, x, h, bv, used, ckeys, cvals)]
+                nxt = boards[pruned_best_play(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2,
+                                              rb2, bo, comp, boff, bfirst, x, h, bv, used,
+                                              ckeys, cvals, pw1, pb1, pw2, pset)]
             else:
                 nxt = boards[_noisy_choice(boards, n, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
                                            bo, comp, boff, bfirst, x, h, outs,

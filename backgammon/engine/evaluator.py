@@ -32,6 +32,8 @@ from . import _kernels as K
 from . import _search_kernels as S
 from .network import Network, NetworkPair
 from .probabilities import Probabilities
+from .prune import Pruner
+from .prune import kernel_args as prune_kernel_args
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -102,11 +104,17 @@ class Evaluator:
     """Evaluates positions with a :class:`~.network.NetworkPair` and the bear-off tables.
 
     ``bearoff=False`` sends bear-off positions to the race network (as in training).
+    A ``pruner`` (:class:`~.prune.Pruner`) lets the 1-ply and 2-ply evaluations
+    (:meth:`outputs_at`) choose each roll's best play among the plays it keeps; without
+    one (the default, and the bots) every play is evaluated.
     """
 
-    def __init__(self, nets: NetworkPair, *, bearoff: bool = True) -> None:
+    def __init__(self, nets: NetworkPair, *, bearoff: bool = True,
+                 pruner: Pruner | None = None) -> None:
         self.nets = nets
         self.bearoff = bearoff
+        self.pruner = pruner
+        self._prune_args = prune_kernel_args(pruner)
         self._weights = nets.kernel_args()
         self._tables: tuple[NDArray[Any], ...] | None = None  # loaded on first use
         self._kernel: Any = K.evaluate_batch
@@ -191,7 +199,8 @@ class Evaluator:
         b = self._check(boards)
         out = np.empty((b.shape[0], 5))
         kernel: Any = kernels[plies]
-        kernel(b, *self._weights, self.bearoff, *self._bearoff_tables(), out)
+        kernel(b, *self._weights, self.bearoff, *self._bearoff_tables(), out,
+               *self._prune_args)
         return out
 
     def equity(self, position: Position) -> float:

@@ -76,6 +76,8 @@ from . import _search_kernels as S
 from .bearoff import kernel_args as bearoff_tables
 from .evaluator import Evaluator, equities, inputs_for
 from .network import Network, NetworkPair, sigmoid
+from .prune import Pruner
+from .prune import kernel_args as prune_kernel_args
 from .train import EVAL_SEED, RUNS_DIR, strength_vs, strength_vs_pubeval
 
 if TYPE_CHECKING:
@@ -263,15 +265,18 @@ def label(evaluator: Evaluator, keys: NDArray[np.uint8], *, threads: int = 0,
 
 def trajectory_rows(nets: NetworkPair, count: int, *, seed: int, noise: float = 0.1,
                     noisy_plies: int = 8, first_game: int = 0, threads: int = 0,
-                    progress: Progress | None = None,
+                    progress: Progress | None = None, pruner: Pruner | None = None,
                     ) -> tuple[NDArray[np.uint8], NDArray[np.float64], NDArray[np.float64],
                                NDArray[np.int64]]:
     """At least ``count`` rows of seeded 0-ply self-play games of ``nets`` from game
     ``first_game`` on (:func:`._search_kernels.trajectories`, whole games, 100 a chunk,
     chunks in ``threads`` threads): ``(keys, 0-ply outputs, 1-ply outputs, game indices)``,
     the terms of :func:`._search_kernels.lambda_targets` for any ``lam``. The same
-    arguments give the same rows, and a larger ``count`` starts with them."""
+    arguments give the same rows, and a larger ``count`` starts with them. With a
+    ``pruner`` (:mod:`.prune`) the games' plays and their 1-ply means choose among the
+    plays it keeps."""
     args = (*nets.kernel_args(), True, *bearoff_tables())
+    prune = prune_kernel_args(pruner)
     per_chunk = 100  # games: about 5,000 positions
     kernel: Any = S.trajectories
 
@@ -282,7 +287,7 @@ def trajectory_rows(nets: NetworkPair, count: int, *, seed: int, noise: float = 
         v1 = np.zeros((cap, 5))
         games = np.zeros(cap, np.int64)
         m = int(kernel(seed, first_game + c * per_chunk, per_chunk, noise, noisy_plies, *args,
-                       keys, v0, v1, games))
+                       keys, v0, v1, games, *prune))
         return keys[:m], v0[:m], v1[:m], games[:m]
 
     threads = threads or os.cpu_count() or 1
