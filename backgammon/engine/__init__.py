@@ -5,7 +5,9 @@
   tables), :func:`default_evaluator` with the weights shipped in ``engine/weights/``;
 * :mod:`backgammon.engine.train` — self-play TD(λ) training (``python -m
   backgammon.engine.train``);
-* :mod:`backgammon.engine.bearoff` — the one-sided bear-off tables.
+* :mod:`backgammon.engine.bearoff` — the one-sided bear-off tables;
+* :mod:`backgammon.engine.prune` — pruning networks, which let the 1-ply and 2-ply
+  evaluations of the training look at a roll's most promising plays only.
 
 The bots built on it (``expert``, ``worldclass``) live in :mod:`backgammon.bots.neural`.
 
