@@ -1313,12 +1313,10 @@ def pruned_best_play(boards: Any, n: int, cw1: Any, cb1: Any, cw2: Any, cb2: Any
     hs = np.empty(pb1.shape[0], np.float32)
     sc = np.empty(pb1.shape[0], np.float32)
     scores = np.empty(n)
-    top = -1e300
     for k in range(n):
         scores[k] = prune_score(boards[k], pw1, pb1, pw2, hs, sc)
-        if scores[k] > top:
-            top = scores[k]
     order = np.argsort(-scores)
+    top = scores[order[0]]
     keep = np.zeros(n, np.bool_)
     kept = 0
     for t in range(min(kmax, n)):

@@ -16,8 +16,7 @@ import time
 
 import numpy as np
 
-from backgammon.engine import _kernels as K
-from backgammon.engine.prune import Pruner
+from backgammon.engine.prune import Pruner, prune_inputs
 
 ap = argparse.ArgumentParser()
 ap.add_argument("train")
@@ -30,17 +29,11 @@ ap.add_argument("--seed", type=int, default=1)
 args = ap.parse_args()
 
 
-def raw(boards):
-    x = np.zeros((len(boards), K.NUM_INPUTS), np.float32)
-    K.encode_batch(boards, x)
-    return np.concatenate([x[:, :K.N_RAW], x[:, K.PER_SIDE:K.PER_SIDE + K.N_RAW]], axis=1)
-
-
 def load(path):
     d = np.load(path)
     g = d["group"]
     starts = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])
-    return raw(d["boards"]), d["eq"].astype(np.float32), starts, len(g)
+    return prune_inputs(d["boards"]), d["eq"].astype(np.float32), starts, len(g)
 
 
 def forward(w1, b1, w2, x):
